@@ -1,0 +1,41 @@
+"""futocp: a constraint-programming modelling layer for Latin puzzles.
+
+One declarative instance (a Futoshiki, a Latin square to complete, a Sudoku or
+any Latin board) is compiled into several solver formulations; every answer
+is checked by the independent :func:`verify`.
+
+Example:
+    >>> import futocp
+    >>> board = futocp.futoshiki(3, [[0, 0, 0], [0, 0, 0], [0, 0, 0]], less=[((0, 0), (0, 1))])
+    >>> result = futocp.solve(board, backend="cpsat")
+    >>> result.status.value, futocp.verify(board, result.solutions[0])
+    ('sat', [])
+"""
+
+from .api import DEFAULT_BACKEND, solve
+from .backends import REGISTRY, get_backend
+from .board import Board, Label
+from .errors import (
+    BackendUnavailable,
+    BoardError,
+    FutocpError,
+    InputError,
+    UnsupportedError,
+    UsageError,
+)
+from .families import futoshiki, latin_square
+from .formats import dumps, loads, read, read_many, write
+from .model import Model, build_model
+from .result import Result, Status
+from .verify import Violation, is_solution, verify
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board", "Label", "Model", "Result", "Status", "Violation",
+    "FutocpError", "InputError", "BoardError", "UsageError", "BackendUnavailable",
+    "UnsupportedError",
+    "build_model", "solve", "verify", "is_solution", "get_backend", "REGISTRY",
+    "DEFAULT_BACKEND", "futoshiki", "latin_square",
+    "read", "read_many", "write", "loads", "dumps", "__version__",
+]

@@ -1,0 +1,44 @@
+"""One call from a Board to a verified-ready Result.
+
+Example:
+    >>> from futocp.families import latin_square
+    >>> r = solve(latin_square(3, [[1, 2, 3], [0, 0, 0], [0, 0, 0]]), backend="cpsat", limit=None)
+    >>> r.status.value, r.n_solutions
+    ('sat', 2)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .backends import get_backend
+from .board import Board
+from .model import build_model
+from .result import Result
+
+__all__ = ["solve", "DEFAULT_BACKEND"]
+
+DEFAULT_BACKEND = "listcolor"
+
+
+def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1,
+          time_limit: float | None = None, seed: int | None = None, filtering: str = "lists",
+          **options: Any) -> Result:
+    """Build the Model of ``board`` and solve it with ``backend``.
+
+    Args:
+        board: The puzzle.
+        backend: A name from :data:`futocp.backends.REGISTRY`.
+        limit: Most solutions to return (None = all).
+        time_limit: Seconds, or None.
+        seed: Random seed for backends that use one.
+        filtering: ``"lists"`` or ``"none"``.
+        **options: Backend options.
+
+    Returns:
+        The backend's Result (solutions as labels per cell).
+    """
+    solver = get_backend(backend)
+    solver.parse_options(options)
+    model = build_model(board, filtering=filtering)
+    return solver.solve(model, limit=limit, time_limit=time_limit, seed=seed, **options)

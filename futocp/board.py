@@ -1,0 +1,241 @@
+"""The one puzzle type: a Latin board.
+
+A *Latin board* (seed 003) is a set of cells grouped in *asterisms*, all of the
+same size k, and a label *multiset* of size k that every asterism must hold
+exactly. A puzzle adds *clues* (cell -> label), an optional *inscription* (the
+clues that belong to the definition and are never removed) and *less*
+relations (the label of cell a is smaller than the label of cell b).
+
+Futoshiki and Latin squares are the special case of an n x n grid whose
+asterisms are its rows and columns with the multiset 1..n; :mod:`futocp.families`
+builds them. Grid boards keep their shape (cell = row * cols + col) so that
+they print as grids.
+
+Example:
+    >>> b = Board(n_cells=4, asterisms=((0, 1), (2, 3), (0, 2), (1, 3)), labels=(1, 2),
+    ...           clues=((0, 1),), shape=(2, 2), kind="latin-square")
+    >>> b.values, b.clue_map, b.coords(3)
+    ((1, 2), {0: 1}, (1, 1))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, Union
+
+from .errors import BoardError
+
+__all__ = ["Board", "Label", "label_sort_key"]
+
+Label = Union[int, str]
+
+
+def label_sort_key(label: Label) -> tuple[int, Any]:
+    """Order integers before strings, each in its natural order."""
+    return (0, label) if isinstance(label, int) else (1, label)
+
+
+def _is_label(x: object) -> bool:
+    return (isinstance(x, int) and not isinstance(x, bool)) or (isinstance(x, str) and x != "")
+
+
+@dataclass(frozen=True)
+class Board:
+    """An immutable, hashable Latin board.
+
+    Attributes:
+        n_cells: Number of cells, numbered ``0 .. n_cells - 1``.
+        asterisms: Groups of cells; every one has ``len(labels)`` cells.
+        labels: The label multiset every asterism holds, sorted.
+        clues: ``(cell, label)`` pairs, sorted by cell, one per cell at most.
+        inscription: Clue cells that are part of the definition (never removed).
+        less: ``(a, b)`` pairs meaning label(a) < label(b); integer labels only.
+        shape: ``(rows, cols)`` for grid boards, where cell = row * cols + col.
+        kind: The family name (``"futoshiki"``, ``"latin-square"``, ``"board"``, ...).
+        params: Family parameters as sorted ``(key, value)`` pairs (hashable values).
+    """
+
+    n_cells: int
+    asterisms: tuple[tuple[int, ...], ...]
+    labels: tuple[Label, ...]
+    clues: tuple[tuple[int, Label], ...] = ()
+    inscription: frozenset[int] = frozenset()
+    less: tuple[tuple[int, int], ...] = ()
+    shape: tuple[int, int] | None = None
+    kind: str = "board"
+    params: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "asterisms", tuple(tuple(a) for a in self.asterisms))
+        set_(self, "labels", tuple(sorted(self.labels, key=label_sort_key)))
+        set_(self, "clues", tuple(sorted((int(c), v) for c, v in self.clues)))
+        set_(self, "inscription", frozenset(self.inscription))
+        set_(self, "less", tuple((int(a), int(b)) for a, b in self.less))
+        set_(self, "params", tuple(sorted(self.params)))
+        if self.shape is not None:
+            set_(self, "shape", (int(self.shape[0]), int(self.shape[1])))
+        self._validate()
+
+    # ----------------------------------------------------------------- checks
+    def _validate(self) -> None:
+        n = self.n_cells
+        if not isinstance(n, int) or n < 1:
+            raise BoardError(f"a board needs at least one cell, got n_cells={n!r}")
+        if self.shape is not None and self.shape[0] * self.shape[1] != n:
+            raise BoardError(f"shape {self.shape} does not have {n} cells")
+        k = len(self.labels)
+        if k == 0:
+            raise BoardError("the label multiset is empty")
+        if not all(_is_label(x) for x in self.labels):
+            bad = next(x for x in self.labels if not _is_label(x))
+            raise BoardError(f"label {bad!r} is neither an integer nor a non-empty string")
+        if len({type(x) for x in self.labels}) > 1:
+            raise BoardError("labels must be all integers or all strings")
+        for i, ast in enumerate(self.asterisms):
+            if len(ast) != k:
+                raise BoardError(f"asterism {i} has {len(ast)} cells; the multiset has {k} labels")
+            if len(set(ast)) != len(ast):
+                raise BoardError(f"asterism {i} names a cell twice")
+            for c in ast:
+                if not 0 <= c < n:
+                    raise BoardError(f"asterism {i} names cell {c}, outside 0..{n - 1}")
+        values = set(self.labels)
+        seen: set[int] = set()
+        for c, v in self.clues:
+            if not 0 <= c < n:
+                raise BoardError(f"clue on cell {c}, outside 0..{n - 1}")
+            if c in seen:
+                raise BoardError(f"cell {c} has two clues")
+            seen.add(c)
+            if v not in values:
+                raise BoardError(f"clue {v!r} on cell {self._name(c)} is not a label of this board")
+        if not self.inscription <= seen:
+            extra = min(self.inscription - seen)
+            raise BoardError(f"inscription names cell {extra}, which has no clue")
+        if self.less:
+            if not isinstance(self.labels[0], int):
+                raise BoardError("less relations need integer labels")
+            for a, b in self.less:
+                if not (0 <= a < n and 0 <= b < n):
+                    raise BoardError(f"less relation ({a}, {b}) names a cell outside 0..{n - 1}")
+                if a == b:
+                    raise BoardError(f"less relation between cell {self._name(a)} and itself")
+            cycle = self._less_cycle()
+            if cycle:
+                path = " < ".join(self._name(c) for c in cycle)
+                raise BoardError(f"the inequalities form a cycle: {path}")
+
+    def _less_cycle(self) -> list[int] | None:
+        succ: dict[int, list[int]] = {}
+        for a, b in self.less:
+            succ.setdefault(a, []).append(b)
+        state: dict[int, int] = {}  # 1 = on stack, 2 = done
+        for root in succ:
+            if state.get(root):
+                continue
+            stack = [(root, iter(succ.get(root, ())))]
+            path = [root]
+            state[root] = 1
+            while stack:
+                node, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    stack.pop()
+                    path.pop()
+                    state[node] = 2
+                elif state.get(nxt) == 1:
+                    return path[path.index(nxt):] + [nxt]
+                elif not state.get(nxt):
+                    state[nxt] = 1
+                    path.append(nxt)
+                    stack.append((nxt, iter(succ.get(nxt, ()))))
+        return None
+
+    def _name(self, cell: int) -> str:
+        if self.shape is None:
+            return str(cell)
+        r, c = self.coords(cell)
+        return f"({r},{c})"
+
+    # ------------------------------------------------------------ properties
+    @property
+    def k(self) -> int:
+        """Size of every asterism (and of the label multiset)."""
+        return len(self.labels)
+
+    @cached_property
+    def values(self) -> tuple[Label, ...]:
+        """The distinct labels, sorted."""
+        return tuple(sorted(set(self.labels), key=label_sort_key))
+
+    @cached_property
+    def multiplicity(self) -> dict[Label, int]:
+        """How many times each label occurs in the multiset."""
+        return dict(Counter(self.labels))
+
+    @cached_property
+    def clue_map(self) -> dict[int, Label]:
+        """Clues as a ``{cell: label}`` dict."""
+        return dict(self.clues)
+
+    @cached_property
+    def cell_asterisms(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices of the asterisms that contain it."""
+        out: list[list[int]] = [[] for _ in range(self.n_cells)]
+        for i, ast in enumerate(self.asterisms):
+            for c in ast:
+                out[c].append(i)
+        return tuple(tuple(x) for x in out)
+
+    @property
+    def is_grid(self) -> bool:
+        """True when the board has a grid shape."""
+        return self.shape is not None
+
+    @property
+    def param_map(self) -> dict[str, Any]:
+        """Family parameters as a dict."""
+        return dict(self.params)
+
+    def cell_name(self, cell: int) -> str:
+        """A readable name: ``(row,col)`` on a grid, the cell number otherwise."""
+        return self._name(cell)
+
+    def cell(self, row: int, col: int) -> int:
+        """The cell number of grid position (row, col)."""
+        if self.shape is None:
+            raise BoardError("this board is not a grid")
+        return row * self.shape[1] + col
+
+    def coords(self, cell: int) -> tuple[int, int]:
+        """The (row, col) of a cell of a grid board."""
+        if self.shape is None:
+            raise BoardError("this board is not a grid")
+        return divmod(cell, self.shape[1])
+
+    def as_grid(self, values: Sequence[Label | None]) -> list[list[Label | None]]:
+        """Cut a flat per-cell sequence into grid rows."""
+        if self.shape is None:
+            raise BoardError("this board is not a grid")
+        rows, cols = self.shape
+        return [list(values[r * cols:(r + 1) * cols]) for r in range(rows)]
+
+    # ------------------------------------------------------------- builders
+    def with_clues(self, clues: Mapping[int, Label] | Iterable[tuple[int, Label]]) -> Board:
+        """A copy with these clues instead (the inscription is kept)."""
+        items = clues.items() if isinstance(clues, Mapping) else clues
+        return replace(self, clues=tuple(items))
+
+    def without_clue(self, cell: int) -> Board:
+        """A copy with the clue on ``cell`` removed."""
+        if cell in self.inscription:
+            raise BoardError(f"cell {self._name(cell)} is in the inscription")
+        return replace(self, clues=tuple((c, v) for c, v in self.clues if c != cell))
+
+    def solved(self, values: Sequence[Label]) -> Board:
+        """A copy whose clues are a full assignment (the inscription is kept)."""
+        return replace(self, clues=tuple(enumerate(values)))

@@ -1,0 +1,68 @@
+"""The one error family of futocp.
+
+Every error a user can cause is a :class:`FutocpError`; the CLI prints its
+message on one line (no traceback) and exits with code 2.
+
+Example:
+    >>> str(InputError("row 3 has 4 cells, expected 5", source="p.txt", line=3, column=1))
+    'p.txt:3:1: row 3 has 4 cells, expected 5'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "FutocpError",
+    "InputError",
+    "BoardError",
+    "UsageError",
+    "BackendUnavailable",
+    "UnsupportedError",
+]
+
+
+class FutocpError(Exception):
+    """Base class of every error futocp raises on purpose."""
+
+
+class InputError(FutocpError):
+    """A file or string that cannot be read as an instance.
+
+    Args:
+        message: What is wrong, in one line.
+        source: The file name (or ``<string>``).
+        line: 1-based line number, when known.
+        column: 1-based column number, when known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = [str(p) for p in (self.source, self.line, self.column) if p is not None]
+        return f"{':'.join(where)}: {self.message}" if where else self.message
+
+
+class BoardError(FutocpError):
+    """A board whose definition is inconsistent (bad cell, label, relation...)."""
+
+
+class UsageError(FutocpError):
+    """A wrong call: unknown backend, option, format or argument value."""
+
+
+class BackendUnavailable(FutocpError):
+    """The backend's solver package is not installed."""
+
+
+class UnsupportedError(FutocpError):
+    """The backend cannot hold this model (a missing capability or a size limit)."""

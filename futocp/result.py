@@ -1,0 +1,72 @@
+"""What every backend answers: a status, solutions and stats.
+
+Example:
+    >>> r = Result(Status.SAT, [(1, 2, 2, 1)], {"solve_s": 0.01}, backend="listcolor")
+    >>> r.status.value, r.n_solutions, r.ok
+    ('sat', 1, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .board import Label
+
+__all__ = ["Status", "Result"]
+
+
+class Status(str, Enum):
+    """Outcome of a run.
+
+    ``sat``: at least one solution found; ``unsat``: proved to have none;
+    ``unknown``: stopped (time limit) before either.
+    """
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class Result:
+    """A backend's answer.
+
+    Attributes:
+        status: sat, unsat or unknown.
+        solutions: Labels per cell (flat, in cell order), at most ``limit`` of them.
+        stats: At least ``build_s``, ``solve_s``, ``wall_s``; plus the backend's counters.
+        backend: Name of the backend that answered.
+        exhausted: True when the search proved there are no further solutions
+            (the solution list is complete).
+    """
+
+    status: Status
+    solutions: list[tuple[Label, ...]] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+    backend: str = ""
+    exhausted: bool = False
+
+    @property
+    def n_solutions(self) -> int:
+        """Number of solutions returned."""
+        return len(self.solutions)
+
+    @property
+    def ok(self) -> bool:
+        """True when the run finished (sat or unsat)."""
+        return self.status is not Status.UNKNOWN
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (flat solutions)."""
+        return {
+            "backend": self.backend,
+            "status": self.status.value,
+            "exhausted": self.exhausted,
+            "solutions": [list(s) for s in self.solutions],
+            "stats": dict(self.stats),
+        }
