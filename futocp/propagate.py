@@ -94,19 +94,19 @@ def filter_lists(
         if d & (d - 1) == 0:  # a single label left
             for gi in cell_groups[c]:
                 cells, counts = groups[gi]
-                if counts is None:
-                    keep = ~d
-                else:
-                    v = d.bit_length() - 1
+                if counts is not None:
                     used = sum(1 for x in cells if doms[x] == d)
-                    if used > counts[v]:
+                    if used > counts[d.bit_length() - 1]:
                         return doms, before - sum(x.bit_count() for x in doms), c
-                    if used < counts[v]:
+                    if used < counts[d.bit_length() - 1]:
                         continue
-                    keep = ~d
                 for x in cells:
-                    if x != c and doms[x] & d and doms[x] != d:
-                        doms[x] &= keep
+                    if x != c and doms[x] & d:
+                        if doms[x] == d:
+                            if counts is None:
+                                return doms, before - sum(y.bit_count() for y in doms), x
+                            continue
+                        doms[x] &= ~d
                         push(x)
         lo = (d & -d).bit_length() - 1
         hi = d.bit_length() - 1

@@ -1,0 +1,211 @@
+"""The command line: ``python -m futocp`` / ``futocp``.
+
+Thin by design: each sub-command parses its arguments, calls the library and
+prints. Every :class:`~futocp.errors.FutocpError` becomes one line on stderr
+and exit code 2; a finished run exits 0, a run stopped by its time limit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import formats
+from .api import DEFAULT_BACKEND, solve
+from .backends import REGISTRY, backend_table
+from .board import Board
+from .errors import FutocpError, UsageError
+from .model import FILTERINGS
+from .result import Result, Status
+from .verify import verify
+
+__all__ = ["main", "render", "parse_opts"]
+
+EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2
+
+
+# ------------------------------------------------------------------ helpers
+def parse_opts(items: Sequence[str] | None) -> dict[str, str]:
+    """``["k=v", ...]`` -> ``{"k": "v"}`` (values are parsed by the backend's option types)."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--opt expects KEY=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def render(board: Board, values: Sequence[Any] | None = None) -> str:
+    """A board (optionally filled with ``values``) as readable text."""
+    shown = board if values is None else board.solved(values)
+    try:
+        return formats.dumps(shown, "text").rstrip("\n")
+    except FutocpError:
+        pass
+    cells = [shown.clue_map.get(c, ".") for c in range(shown.n_cells)]
+    if shown.shape is None:
+        return " ".join(map(str, cells))
+    width = max(len(str(v)) for v in cells)
+    return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in shown.as_grid(cells))
+
+
+def _solution_json(board: Board, values: Sequence[Any]) -> list[Any]:
+    return board.as_grid(list(values)) if board.shape else list(values)
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, (set, frozenset, tuple)):
+        return list(obj)
+    return str(obj)
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, default=_json_default))
+
+
+def _exit_code(result: Result) -> int:
+    return EXIT_OK if result.ok else EXIT_UNKNOWN
+
+
+# ------------------------------------------------------------- sub-commands
+def cmd_solve(args: argparse.Namespace) -> int:
+    board = formats.read(args.file, args.format)
+    limit = None if args.all else args.limit
+    result = solve(board, args.backend, limit=limit, time_limit=args.time_limit, seed=args.seed,
+                   filtering=args.filtering, **parse_opts(args.opt))
+    checks = [verify(board, s) for s in result.solutions] if args.check else []
+    failed = any(checks)
+    if args.json:
+        out = {"instance": args.file, "backend": result.backend, "status": result.status.value,
+               "solutions": [_solution_json(board, s) for s in result.solutions],
+               "stats": result.stats}
+        if args.check:
+            out["verified"] = not failed
+        _print_json(out)
+    else:
+        for i, sol in enumerate(result.solutions):
+            if len(result.solutions) > 1:
+                print(f"solution {i + 1}:")
+            print(render(board, sol))
+            if args.check:
+                print("verified" if not checks[i] else "NOT verified: " + "; ".join(map(str, checks[i])))
+            print()
+        more = "" if result.exhausted or result.status is not Status.SAT else " (limit reached)"
+        reason = f": {result.stats['reason']}" if "reason" in result.stats else ""
+        print(f"{result.status.value}{reason} -- {result.n_solutions} solution(s){more}, "
+              f"backend {result.backend}, build {result.stats['build_s']:.3f}s, "
+              f"solve {result.stats['solve_s']:.3f}s, wall {result.stats['wall_s']:.3f}s")
+    if failed:
+        print(f"futocp: error: a solution from backend {result.backend} failed verification",
+              file=sys.stderr)
+        return EXIT_UNKNOWN
+    return _exit_code(result)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    board = formats.read(args.file, args.format)
+    print(render(board))
+    print(f"\n{board.kind}: {board.n_cells} cells, {len(board.asterisms)} asterisms of {board.k}, "
+          f"labels {list(board.values)}, {len(board.clues)} clues, {len(board.less)} inequalities")
+    if args.solution:
+        result = solve(board, args.backend, limit=2)
+        if result.solutions:
+            print("\nsolution" + (" (not unique)" if result.n_solutions > 1 else " (unique)") + ":")
+            print(render(board, result.solutions[0]))
+        else:
+            print(f"\n{result.status.value}: no solution")
+        return _exit_code(result)
+    return EXIT_OK
+
+
+def cmd_backends(args: argparse.Namespace) -> int:
+    rows = backend_table()
+    if args.json:
+        _print_json([{**r, "available": r["available"] is True,
+                      "why_not": None if r["available"] is True else r["available"]} for r in rows])
+        return EXIT_OK
+    for r in rows:
+        avail = "available" if r["available"] is True else f"NOT available: {r['available']}"
+        kind = "complete" if r["complete"] else "incomplete"
+        print(f"{r['name']:<13} {avail}; {kind}")
+        print(f"{'':<13} capabilities: {', '.join(r['capabilities'])}")
+        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "-"
+        print(f"{'':<13} options: {opts}")
+    return EXIT_OK
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    board = formats.read(args.file, args.format)
+    text = formats.dumps(board, args.to)
+    if args.output:
+        formats.base.atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ parser
+def _add_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="instance file")
+    p.add_argument("--format", choices=sorted(formats.FORMATS), help="file format (default: detect)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = argparse.ArgumentParser(prog="futocp", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version="futocp 0.1.0")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("solve", help="solve an instance")
+    _add_input(p)
+    p.add_argument("--backend", default=DEFAULT_BACKEND, help=f"one of {', '.join(REGISTRY)}")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE", help="backend option (repeatable)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--limit", type=int, default=1, help="most solutions to print (default 1)")
+    g.add_argument("--all", action="store_true", help="enumerate every solution")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--check", action="store_true", help="verify every solution")
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("show", help="print an instance")
+    _add_input(p)
+    p.add_argument("--solution", action="store_true", help="also solve and print the solution")
+    p.add_argument("--backend", default=DEFAULT_BACKEND)
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("backends", help="list the backends and whether they are available")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_backends)
+
+    p = sub.add_parser("convert", help="convert an instance to another format")
+    _add_input(p)
+    p.add_argument("--to", required=True, choices=sorted(formats.FORMATS))
+    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.set_defaults(func=cmd_convert)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        if getattr(args, "limit", 1) is not None and getattr(args, "limit", 1) < 1:
+            raise UsageError("--limit must be at least 1")
+        return func(args)
+    except FutocpError as exc:
+        print(f"futocp: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("futocp: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK

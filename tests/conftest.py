@@ -1,0 +1,64 @@
+"""Shared fixtures: small boards with independently known solution counts."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from futocp.backends import REGISTRY
+from futocp.board import Board
+from futocp.families import futoshiki, grid_lines, latin_square
+from futocp.verify import verify
+
+
+def brute_force_count(board: Board) -> int:
+    """Count solutions by trying every assignment of rows that are permutations.
+
+    Independent of every backend and of the Model: only for tiny grid boards whose
+    rows are asterisms.
+    """
+    rows, cols = board.shape
+    row_choices = [sorted(set(itertools.permutations(board.labels)))] * rows
+    count = 0
+    for grid in itertools.product(*row_choices):
+        if not verify(board, [v for row in grid for v in row]):
+            count += 1
+    return count
+
+
+def available_backends(complete_only: bool = False) -> list[str]:
+    return [name for name, cls in REGISTRY.items()
+            if cls.available() is True and (cls.complete or not complete_only)]
+
+
+def backend_params(complete_only: bool = False) -> list:
+    """Every backend of the REGISTRY, skipped with the reason when unavailable."""
+    out = []
+    for name, cls in REGISTRY.items():
+        if complete_only and not cls.complete:
+            continue
+        ok = cls.available()
+        marks = [] if ok is True else [pytest.mark.skip(reason=f"{name}: {ok}")]
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+@pytest.fixture
+def small_futoshiki() -> Board:
+    return futoshiki(4, [[0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+                     less=[((0, 0), (0, 1)), ((1, 0), (2, 0)), ((3, 3), (3, 2))])
+
+
+def multiset_board() -> Board:
+    """4x4 grid, rows and columns each hold {1, 1, 2, 2}: 90 solutions."""
+    return Board(16, tuple(grid_lines(4, 4)), (1, 1, 2, 2), shape=(4, 4))
+
+
+def string_square() -> Board:
+    """3x3 Latin square over letters: 12 solutions."""
+    return Board(9, tuple(grid_lines(3, 3)), ("a", "b", "c"), clues=(), shape=(3, 3))
+
+
+__all__ = ["brute_force_count", "available_backends", "backend_params", "latin_square",
+           "multiset_board", "string_square"]

@@ -1,0 +1,102 @@
+"""The command line: outputs, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from futocp.cli import main
+from futocp.families import futoshiki
+from futocp.formats import write
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "futocp", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.fixture
+def puzzle(tmp_path):
+    path = tmp_path / "p.json"
+    write(futoshiki(4, [[0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+                    less=[((0, 0), (0, 1)), ((1, 0), (2, 0))]), path)
+    return str(path)
+
+
+def test_solve_json_is_one_object(puzzle, capsys):
+    assert main(["solve", puzzle, "--backend", "cpsat", "--json", "--limit", "3", "--check"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["instance"] == puzzle and out["backend"] == "cpsat" and out["status"] == "sat"
+    assert len(out["solutions"]) == 3 and len(out["solutions"][0]) == 4  # rows
+    assert out["verified"] is True and {"build_s", "solve_s", "wall_s"} <= set(out["stats"])
+
+
+def test_solve_prints_grid(puzzle, capsys):
+    assert main(["solve", puzzle, "--backend", "cpsat", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "verified" in out and out.strip().splitlines()[-1].startswith("sat")
+
+
+def test_unsat_exits_zero(tmp_path, capsys):
+    path = tmp_path / "u.json"
+    path.write_text('{"kind": "latin-square", "size": 3, "givens": [[1, 1, 0], [0, 0, 0], [0, 0, 0]]}')
+    assert main(["solve", str(path), "--backend", "cpsat", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unsat" and "holds 1 2 times" in out["stats"]["reason"]
+
+
+def test_backends_lists_every_backend(capsys):
+    assert main(["backends", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {"cpsat"} <= {r["name"] for r in rows}
+
+
+def test_convert_roundtrip(puzzle, tmp_path):
+    out = tmp_path / "p.yaml"
+    assert main(["convert", puzzle, "--to", "yaml", "-o", str(out)]) == 0
+    assert main(["solve", str(out), "--backend", "cpsat"]) == 0
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"kind": "futoshiki", "size": 3,\n "givens": [[1, 0, 0], [0, 0]]}', "x.json:2:"),
+    ('{"kind": "futoshiki", "size": 3, "givens": [[1, 0, 0], [0, 0, 0], [0, 0, 9]]}', "x.json:1:"),
+    ('{"kind": "futoshiki", "size": 3,\n  "givens": [[1, 0 0]]}', "invalid JSON"),
+    ('{"kind": "futoshiki", "size": 3, "less": [[[0, 0], [2, 2]]]}', "not neighbours"),
+    ('{"kind": "futoshiki", "size": 2, "less": [[[0, 0], [0, 1]], [[0, 1], [0, 0]]]}', "cycle"),
+    ('{"kind": "sokoban", "size": 3}', "unknown kind"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, content, message):
+    path = tmp_path / "x.json"
+    path.write_text(content)
+    proc = run("solve", str(path), "--backend", "cpsat")
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--backend", "nope"], "unknown backend 'nope'"),
+    (["--backend", "cpsat", "--opt", "bogus=1"], "no option 'bogus'"),
+    (["--backend", "cpsat", "--opt", "workers=many"], "expected int"),
+    (["--backend", "cpsat", "--opt", "formulation=fancy"], "choose one of"),
+    (["--limit", "0"], "--limit"),
+])
+def test_usage_errors_exit_2(puzzle, capsys, args, message):
+    assert main(["solve", puzzle, *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_missing_file_exit_2(capsys):
+    assert main(["solve", "no/such/file.json"]) == 2
+    assert "no/such/file.json: no such file" in capsys.readouterr().err
+
+
+def test_time_limit_exit_1(tmp_path, capsys):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"kind": "latin-square", "size": 40}))
+    code = main(["solve", str(path), "--backend", "cpsat", "--all", "--time-limit", "0.3", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == (1 if out["status"] == "unknown" else 0)

@@ -1,0 +1,177 @@
+"""One conformance suite, parametrised over every backend in the REGISTRY.
+
+Each backend is checked on what it declares: answers are verified with
+verify() and compared with solution counts known independently (brute force
+or combinatorics), never with a stored grid.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from futocp.backends import REGISTRY, get_backend
+from futocp.errors import UnsupportedError, UsageError
+from futocp.families import futoshiki, latin_square
+from futocp.model import build_model
+from futocp.result import Status
+from futocp.verify import verify
+
+from .conftest import backend_params, brute_force_count, multiset_board, string_square
+
+BACKENDS = backend_params()
+
+
+def caps(name: str) -> frozenset[str]:
+    return REGISTRY[name].capabilities
+
+
+def need(name: str, *capabilities: str) -> None:
+    missing = set(capabilities) - caps(name)
+    if missing:
+        pytest.skip(f"{name} does not declare {', '.join(sorted(missing))}")
+
+
+def check_all(board, result):
+    for sol in result.solutions:
+        assert verify(board, sol) == [], sol
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_declares_the_protocol(name):
+    cls = REGISTRY[name]
+    assert cls.name == name and isinstance(cls.complete, bool)
+    assert isinstance(cls.capabilities, frozenset)
+    assert cls.available() is True
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("filtering", ["lists", "none"])
+def test_solves_a_futoshiki(name, filtering, small_futoshiki):
+    need(name, "less")
+    result = get_backend(name).solve(build_model(small_futoshiki, filtering), limit=1,
+                                     time_limit=30, seed=1)
+    assert result.status is Status.SAT and result.n_solutions == 1
+    assert result.backend == name
+    check_all(small_futoshiki, result)
+    for key in ("build_s", "solve_s", "wall_s"):
+        assert result.stats[key] >= 0
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_enumerates_with_known_counts(name, small_futoshiki):
+    need(name, "enumerate", "less")
+    expected = brute_force_count(small_futoshiki)
+    backend = get_backend(name)
+    result = backend.solve(build_model(small_futoshiki), limit=None, time_limit=60)
+    assert result.n_solutions == expected and result.exhausted
+    assert len(set(result.solutions)) == expected
+    check_all(small_futoshiki, result)
+    limited = backend.solve(build_model(small_futoshiki), limit=2, time_limit=60)
+    assert limited.n_solutions == min(2, expected)
+    check_all(small_futoshiki, limited)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_latin_square_counts(name):
+    need(name, "enumerate")
+    board = latin_square(4, [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    result = get_backend(name).solve(build_model(board, "none"), limit=None, time_limit=60)
+    assert result.n_solutions == 576 // 4 and result.exhausted  # symmetry: 1/4 have 1 at (0,0)
+    check_all(board, result)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_multiset_board(name):
+    board = multiset_board()
+    if "multiset" not in caps(name):
+        with pytest.raises(UnsupportedError, match="multiset"):
+            get_backend(name).solve(build_model(board))
+        return
+    need(name, "enumerate")
+    result = get_backend(name).solve(build_model(board), limit=None, time_limit=60)
+    assert result.n_solutions == 90 and result.exhausted
+    check_all(board, result)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_string_labels(name):
+    board = string_square()
+    if "strings" not in caps(name):
+        with pytest.raises(UnsupportedError, match="strings"):
+            get_backend(name).solve(build_model(board))
+        return
+    need(name, "enumerate")
+    result = get_backend(name).solve(build_model(board), limit=None, time_limit=60)
+    assert result.n_solutions == 12
+    check_all(board, result)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("filtering", ["lists", "none"])
+def test_proves_unsat(name, filtering):
+    need(name, "unsat")
+    # Not completable, though no clue repeats: (0,1) must be 2, as must (1,1).
+    board = latin_square(2, [[1, 0], [0, 2]])
+    result = get_backend(name).solve(build_model(board, filtering), time_limit=30)
+    assert result.status is Status.UNSAT and result.exhausted and not result.solutions
+    # Unsat only by search: a 3x3 futoshiki whose inequalities cannot all hold.
+    board = futoshiki(3, less=[((0, 0), (0, 1)), ((0, 1), (0, 2)), ((1, 0), (0, 0)),
+                               ((2, 2), (1, 2)), ((1, 2), (0, 2))])
+    assert brute_force_count(board) == 0
+    result = get_backend(name).solve(build_model(board, filtering), time_limit=30)
+    assert result.status is Status.UNSAT
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_duplicate_clue_is_unsat_with_reason(name):
+    board = latin_square(3, [[2, 0, 2], [0, 0, 0], [0, 0, 0]])
+    result = get_backend(name).solve(build_model(board))
+    assert result.status is Status.UNSAT and "holds 2 2 times" in result.stats["reason"]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_time_limit_is_honoured(name):
+    need(name, "time_limit")
+    board = latin_square(12)
+    result = get_backend(name).solve(build_model(board), limit=None, time_limit=0.5)
+    assert result.status in (Status.SAT, Status.UNKNOWN)
+    assert not result.exhausted  # 12x12 Latin squares cannot be enumerated in 0.5 s
+    check_all(board, result)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_seed_is_reproducible(name, small_futoshiki):
+    need(name, "seed")
+    backend = get_backend(name)
+    a = backend.solve(build_model(small_futoshiki), seed=7, limit=3)
+    b = backend.solve(build_model(small_futoshiki), seed=7, limit=3)
+    assert a.solutions == b.solutions
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_rejects_unknown_options_and_limits(name, small_futoshiki):
+    backend = get_backend(name)
+    with pytest.raises(UsageError, match="no option 'bogus'"):
+        backend.solve(build_model(small_futoshiki), bogus=1)
+    with pytest.raises(UsageError, match="limit"):
+        backend.solve(build_model(small_futoshiki), limit=0)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_every_option_value_is_accepted(name, small_futoshiki):
+    board = small_futoshiki
+    for opt in REGISTRY[name].options:
+        for value in opt.choices or ():
+            backend = get_backend(name)
+            try:
+                result = backend.solve(build_model(board), limit=2, time_limit=30, **{opt.name: value})
+            except UnsupportedError:
+                continue
+            check_all(board, result)
+            if REGISTRY[name].complete and result.ok:
+                assert result.n_solutions == min(2, brute_force_count(board))
+
+
+def test_unknown_backend():
+    with pytest.raises(UsageError, match="unknown backend 'nope'"):
+        get_backend("nope")

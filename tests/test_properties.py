@@ -1,0 +1,83 @@
+"""Hypothesis: every complete backend agrees on random small boards.
+
+Boards are random Futoshiki (n <= 5, random clues and inequalities, satisfiable
+or not) and random general boards with repeated labels; for each, every complete
+backend must give the same status and the same number of solutions up to a
+limit, and every solution must pass verify().
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from futocp.backends import get_backend
+from futocp.board import Board
+from futocp.errors import BoardError
+from futocp.families import futoshiki, grid_lines
+from futocp.model import build_model
+from futocp.verify import verify
+
+from .conftest import available_backends
+
+LIMIT = 8
+COMPLETE = available_backends(complete_only=True)
+
+
+@st.composite
+def futoshiki_boards(draw):
+    n = draw(st.integers(2, 5))
+    cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    clues = draw(st.dictionaries(cells, st.integers(1, n), max_size=n + 2))
+    givens = [[clues.get((r, c), 0) for c in range(n)] for r in range(n)]
+    pairs = []
+    for (r, c) in draw(st.lists(cells, max_size=2 * n, unique=True)):
+        dr, dc = draw(st.sampled_from([(0, 1), (1, 0)]))
+        if r + dr < n and c + dc < n:
+            a, b = (r, c), (r + dr, c + dc)
+            pairs.append((a, b) if draw(st.booleans()) else (b, a))
+    try:
+        return futoshiki(n, givens, less=pairs)
+    except BoardError:
+        assume(False)
+
+
+@st.composite
+def multiset_boards(draw):
+    """A rows x cols grid whose rows and columns hold the same multiset (rows == cols)."""
+    n = draw(st.integers(2, 4))
+    labels = draw(st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    clues = draw(st.dictionaries(st.integers(0, n * n - 1), st.sampled_from(labels), max_size=n))
+    return Board(n * n, tuple(grid_lines(n, n)), tuple(labels), clues=tuple(clues.items()),
+                 shape=(n, n))
+
+
+def agree(board, filtering):
+    answers = {}
+    for name in COMPLETE:
+        backend = get_backend(name)
+        model = build_model(board, filtering)
+        if model.features - backend.capabilities:
+            continue
+        result = backend.solve(model, limit=LIMIT, time_limit=60)
+        assert result.ok, f"{name} did not finish"
+        for sol in result.solutions:
+            assert verify(board, sol) == [], (name, sol)
+        assert len(set(result.solutions)) == result.n_solutions, name
+        answers[name] = (result.status.value, result.n_solutions)
+    assert len(set(answers.values())) <= 1, answers
+
+
+@pytest.mark.skipif(len(COMPLETE) < 2, reason="needs two complete backends")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(futoshiki_boards(), st.sampled_from(["lists", "none"]))
+def test_backends_agree_on_random_futoshiki(board, filtering):
+    agree(board, filtering)
+
+
+@pytest.mark.skipif(len(COMPLETE) < 2, reason="needs two complete backends")
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(multiset_boards(), st.sampled_from(["lists", "none"]))
+def test_backends_agree_on_random_multiset_boards(board, filtering):
+    agree(board, filtering)
