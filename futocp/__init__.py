@@ -15,6 +15,7 @@ Example:
 from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, get_backend
 from .board import Board, Label
+from .crosscheck import crosscheck
 from .errors import (
     BackendUnavailable,
     BoardError,
@@ -35,7 +36,7 @@ __all__ = [
     "Board", "Label", "Model", "Result", "Status", "Violation",
     "FutocpError", "InputError", "BoardError", "UsageError", "BackendUnavailable",
     "UnsupportedError",
-    "build_model", "solve", "verify", "is_solution", "get_backend", "REGISTRY",
+    "build_model", "solve", "crosscheck", "verify", "is_solution", "get_backend", "REGISTRY",
     "DEFAULT_BACKEND", "futoshiki", "latin_square",
     "read", "read_many", "write", "loads", "dumps", "__version__",
 ]

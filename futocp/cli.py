@@ -17,6 +17,7 @@ from . import formats
 from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
 from .board import Board
+from .crosscheck import COUNTERS, crosscheck, disagreements
 from .errors import FutocpError, UsageError
 from .model import FILTERINGS
 from .result import Result, Status
@@ -138,6 +139,56 @@ def cmd_backends(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _crosscheck_table(rows: list[dict[str, Any]]) -> str:
+    head = ["backend", "status", "solutions", "exhausted", "verified", "build_s", "solve_s",
+            "wall_s", "counters", "agrees"]
+    lines = []
+    for r in rows:
+        counters = " ".join(f"{k}={r[k]}" for k in COUNTERS if k in r and k != "removed_values")
+        if r["status"] == "error":
+            lines.append([r["backend"], "error", "-", "-", "-", "-", "-", "-", r["reason"], "-"])
+            continue
+        lines.append([r["backend"], r["status"], str(r["solutions"]), "yes" if r["exhausted"] else "no",
+                      "yes" if r["verified"] else "NO", f"{r['build_s']:.4f}", f"{r['solve_s']:.4f}",
+                      f"{r['wall_s']:.4f}", counters or "-", "yes" if r["agrees"] else "NO"])
+    widths = [max(len(x[i]) for x in [head, *lines]) for i in range(len(head) - 1)]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
+    return "\n".join(fmt.format(*row) for row in [head, *lines])
+
+
+def cmd_crosscheck(args: argparse.Namespace) -> int:
+    boards = formats.read_many(args.file, args.format)
+    limit = None if args.all else args.limit
+    reports = []
+    for board in boards:
+        rows = crosscheck(board, args.backends, limit=limit, time_limit=args.time_limit,
+                          filtering=args.filtering, seed=args.seed)
+        reports.append((rows, disagreements(rows, limit)))
+    agree = not any(problems for _, problems in reports)
+    if args.json:
+        items = [{"index": i, "rows": rows, "problems": problems, "agree": not problems}
+                 for i, (rows, problems) in enumerate(reports)]
+        out: dict[str, Any] = {"instance": args.file, "agree": agree}
+        if len(boards) == 1:
+            out.update(rows=items[0]["rows"], problems=items[0]["problems"])
+        else:
+            out["instances"] = items
+        _print_json(out)
+    else:
+        for i, (rows, problems) in enumerate(reports):
+            if len(boards) > 1:
+                print(f"# instance {i + 1} of {len(boards)}")
+            print(_crosscheck_table(rows))
+            for p in problems:
+                print(f"DISAGREEMENT: {p}")
+            if len(boards) > 1:
+                print()
+        bad = sum(1 for _, problems in reports if problems)
+        print(f"{len(boards)} instance(s), {bad} with a disagreement or failed verification"
+              if len(boards) > 1 else ("all backends agree" if agree else "backends DISAGREE"))
+    return EXIT_OK if agree else EXIT_UNKNOWN
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     board = formats.read(args.file, args.format)
     text = formats.dumps(board, args.to)
@@ -183,6 +234,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("backends", help="list the backends and whether they are available")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_backends)
+
+    p = sub.add_parser("crosscheck", help="run several backends on one instance and compare")
+    _add_input(p)
+    p.add_argument("--backends", default="all", help="all (the available ones) or a,b,c")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--limit", type=int, default=2, help="solutions per backend (default 2)")
+    g.add_argument("--all", action="store_true", help="enumerate every solution")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds per backend")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_crosscheck)
 
     p = sub.add_parser("convert", help="convert an instance to another format")
     _add_input(p)

@@ -1,0 +1,135 @@
+"""Cross-validate backends on one instance.
+
+Every chosen backend solves the same Model (built once), every returned
+solution goes through :func:`futocp.verify.verify`, and statuses and solution
+counts (up to the limit) are compared. The answer is a list of records, one
+per backend, ready for ``pandas.DataFrame``.
+
+A backend's answer is *final* when it proved unsat, or found ``limit``
+solutions, or exhausted the search; only final answers of complete backends
+are compared on status and count. An incomplete backend must not claim a
+solution where a complete one proved none. A backend that fails to run (not
+installed, cannot hold the model) gets ``status = "error"`` and its reason,
+and is not counted as a disagreement.
+
+Example:
+    >>> from futocp.families import latin_square
+    >>> rows = crosscheck(latin_square(3, [[1, 2, 3], [0, 0, 0], [0, 0, 0]]), ["cpsat"], limit=5)
+    >>> [(r["backend"], r["status"], r["solutions"], r["verified"], r["agrees"]) for r in rows]
+    [('cpsat', 'sat', 2, True, True)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .backends import REGISTRY, get_backend
+from .board import Board
+from .errors import FutocpError, UsageError
+from .model import build_model
+from .verify import verify
+
+__all__ = ["crosscheck", "disagreements", "choose_backends", "COUNTERS"]
+
+COUNTERS = ("nodes", "backtracks", "removed_values", "conflicts", "decisions", "branches",
+            "variables", "clauses")
+
+
+def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:
+    """Backend names from ``"all"`` (every available one), ``"a,b"`` or a list."""
+    if isinstance(spec, str):
+        if spec == "all":
+            return [n for n, cls in REGISTRY.items() if cls.available() is True]
+        spec = [s.strip() for s in spec.split(",") if s.strip()]
+    for name in spec:
+        if name not in REGISTRY:
+            raise UsageError(f"unknown backend {name!r} (known: {', '.join(REGISTRY)})")
+    if not spec:
+        raise UsageError("no backend chosen")
+    return list(spec)
+
+
+def _final(rec: dict[str, Any], limit: int | None) -> bool:
+    if rec["status"] == "unsat":
+        return True
+    return rec["status"] == "sat" and (rec["exhausted"] or rec["solutions"] == limit)
+
+
+def disagreements(records: Sequence[dict[str, Any]], limit: int | None) -> list[str]:
+    """Mark each record's ``agrees`` and return a sentence per problem found.
+
+    The consensus is the most common final answer (status, solutions) of the
+    complete backends; a backend disagrees when its final answer differs from
+    it, when a solution of its fails verification, or when it claims a
+    solution where the consensus is unsat.
+    """
+    problems = []
+    finals = [r for r in records if r["complete"] and _final(r, limit)]
+    tally = Counter((r["status"], r["solutions"]) for r in finals)
+    ranked = tally.most_common(2)
+    consensus = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
+    if len(tally) > 1:
+        said = "; ".join(f"{r['backend']}: {r['status']} with {r['solutions']}" for r in finals)
+        problems.append(f"complete backends disagree: {said}")
+    for rec in records:
+        rec["agrees"] = True
+        if rec["status"] == "error":
+            continue
+        if not rec["verified"]:
+            rec["agrees"] = False
+            problems.append(f"{rec['backend']}: a solution failed verification ({rec['violation']})")
+        if rec in finals and len(tally) > 1 and (rec["status"], rec["solutions"]) != consensus:
+            rec["agrees"] = False
+        if consensus and consensus[0] == "unsat" and rec["status"] == "sat":
+            rec["agrees"] = False
+            if not rec["complete"]:
+                problems.append(f"{rec['backend']}: found a solution where the others proved unsat")
+    return problems
+
+
+def crosscheck(board: Board, backends: str | Sequence[str] = "all", *, limit: int | None = 2,
+               time_limit: float | None = None, filtering: str = "lists", seed: int | None = None,
+               options: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Run several backends on one board and compare them.
+
+    Args:
+        board: The instance.
+        backends: ``"all"`` (the available ones), ``"a,b,c"`` or a list of names.
+        limit: Solutions per backend (None = all).
+        time_limit: Seconds per backend.
+        filtering: Model filtering (``"lists"`` or ``"none"``).
+        seed: Passed to every backend.
+        options: Per backend name, its options.
+
+    Returns:
+        One record per backend: backend, complete, status, solutions, exhausted,
+        verified, violation, build_s, solve_s, wall_s, the counters in
+        :data:`COUNTERS` the backend reports, reason, and ``agrees`` (False for a
+        backend named in a disagreement).
+    """
+    names = choose_backends(backends)
+    options = options or {}
+    model = build_model(board, filtering)
+    records = []
+    for name in names:
+        rec: dict[str, Any] = {"backend": name, "complete": REGISTRY[name].complete}
+        try:
+            result = get_backend(name).solve(model, limit=limit, time_limit=time_limit, seed=seed,
+                                             **dict(options.get(name, {})))
+        except FutocpError as exc:
+            rec.update(status="error", solutions=0, exhausted=False, verified=False,
+                       violation=None, reason=str(exc), agrees=True)
+            records.append(rec)
+            continue
+        bad = next((v for s in result.solutions for v in verify(board, s)), None)
+        rec.update(status=result.status.value, solutions=result.n_solutions,
+                   exhausted=result.exhausted, verified=bad is None,
+                   violation=str(bad) if bad else None,
+                   build_s=result.stats["build_s"], solve_s=result.stats["solve_s"],
+                   wall_s=result.stats["wall_s"], reason=result.stats.get("reason"))
+        rec.update({k: result.stats[k] for k in COUNTERS if k in result.stats})
+        records.append(rec)
+    disagreements(records, limit)
+    return records
