@@ -21,11 +21,14 @@ from ..board import Board
 from ..errors import InputError, UsageError
 from .base import Format, atomic_write
 from .document import JSON, YAML
+from .qwh import DZN, PLS
+from .tatham import TATHAM
+from .text import TEXT
 
 __all__ = ["FORMATS", "Format", "detect", "loads", "loads_many", "read", "read_many",
            "dumps", "write", "format_solution"]
 
-FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML)}
+FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, PLS, DZN)}
 
 
 def _register(*formats: Format) -> None:

@@ -1,0 +1,84 @@
+"""Helpers shared by the grid formats (text art, Tatham, QWH).
+
+These formats hold one kind of board only: an n x n grid whose asterisms are
+its rows and columns and whose labels are 1..n (a Futoshiki or a Latin square).
+:func:`square_size` checks that a board is one before a writer prints it, and
+:func:`build_square` builds one from parsed data, turning a
+:class:`~futocp.errors.BoardError` into an :class:`~futocp.errors.InputError`
+that names the file.
+
+Example:
+    >>> from futocp.families import futoshiki
+    >>> square_size(futoshiki(3), "text")
+    3
+    >>> neighbours(3, 0, 1), neighbours(3, 0, 4)
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..board import Board
+from ..errors import BoardError, InputError, UsageError
+from ..families import futoshiki, grid_lines, latin_square
+
+__all__ = ["square_size", "build_square", "neighbours", "SQUARE_KINDS"]
+
+SQUARE_KINDS = ("futoshiki", "latin-square")
+
+
+def neighbours(n: int, a: int, b: int) -> bool:
+    """True when cells a and b of an n x n grid are orthogonal neighbours."""
+    (r1, c1), (r2, c2) = divmod(a, n), divmod(b, n)
+    return abs(r1 - r2) + abs(c1 - c2) == 1
+
+
+def square_size(board: Board, fmt: str, kinds: Sequence[str] = SQUARE_KINDS,
+                less: str = "neighbours") -> int:
+    """The side n of a Futoshiki / Latin-square board that ``fmt`` can hold.
+
+    Args:
+        board: The board to write.
+        fmt: The format's name, for the messages.
+        kinds: The board kinds the format holds.
+        less: ``"neighbours"`` (inequalities between orthogonal neighbours only)
+            or ``"none"`` (no inequalities at all).
+
+    Raises:
+        UsageError: when the format cannot hold the board.
+    """
+    if board.kind not in kinds:
+        raise UsageError(f"the {fmt} format holds {' and '.join(kinds)} boards, not {board.kind!r}")
+    n = board.shape[0] if board.shape else 0
+    square = (board.shape == (n, n) and board.labels == tuple(range(1, n + 1))
+              and sorted(board.asterisms) == sorted(grid_lines(n, n)) and not board.inscription)
+    if not square:
+        raise UsageError(f"the {fmt} format holds n x n grids with labels 1..n, rows and columns "
+                         "as asterisms and no inscription; this board is not one")
+    if less == "none" and board.less:
+        raise UsageError(f"the {fmt} format holds no inequalities; this board has {len(board.less)}")
+    for a, b in board.less:
+        if not neighbours(n, a, b):
+            raise UsageError(f"the {fmt} format shows inequalities between orthogonal neighbours "
+                             f"only, not between {board.cell_name(a)} and {board.cell_name(b)}")
+    return n
+
+
+def build_square(kind: str, n: int, givens: Sequence[Sequence[int]],
+                 less: Iterable[tuple[int, int]], source: str,
+                 line: int | None = None, column: int | None = None) -> Board:
+    """A futoshiki or latin-square board from parsed rows and (cell a, cell b) relations.
+
+    The relations are sorted, so that every reader gives the same Board for
+    the same puzzle.
+
+    Raises:
+        InputError: for a board the core rejects (a cycle of inequalities...).
+    """
+    pairs = [(divmod(a, n), divmod(b, n)) for a, b in sorted(set(less))]
+    make = futoshiki if kind == "futoshiki" else latin_square
+    try:
+        return make(n, givens, pairs)
+    except BoardError as exc:
+        raise InputError(str(exc), source, line, column) from None

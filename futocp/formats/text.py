@@ -1,0 +1,252 @@
+"""The text "grid art" format for Futoshiki and Latin squares.
+
+A file is an optional header line (``futoshiki 5`` or ``latin-square 5``), then
+the cell rows of the grid: labels or ``.`` separated by spaces, with ``<`` or
+``>`` between two horizontal neighbours. Between two cell rows a *relation row*
+may hold ``^`` or ``v`` under a cell: ``^`` says the cell above is smaller (the
+point is at the smaller side, like ``<``), ``v`` says it is larger. ``#``
+starts a comment; blank lines are ignored. The size is the header's, or the
+number of cells in the first row; the kind is ``futoshiki`` when no header
+says otherwise. The full description is in ``docs/formats.md``.
+
+A ``^`` / ``v`` belongs to the cell column whose *span* it falls in: the
+columns of that cell's label in the cell row above or below, widened to the
+width of the widest label of the grid (so that a mark under the padding of a
+right- or left-aligned ``7`` in a grid of two-digit labels still counts). A
+mark under no span, or under the spans of two cells, is an error.
+
+Example:
+    >>> b = TEXT.loads("1 < .\\n    ^\\n. . ", "x")[0]
+    >>> b.clue_map, b.less
+    ({0: 1}, ((0, 1), (1, 3)))
+    >>> print(TEXT.dumps(b), end="")
+    futoshiki 2
+    1 < .
+        ^
+    .   .
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..board import Board
+from ..errors import InputError, UsageError
+from .base import Format
+from .latin_grid import SQUARE_KINDS, build_square, square_size
+
+__all__ = ["TEXT", "parse_text", "format_text"]
+
+_HEADER = re.compile(r"\s*(futoshiki|latin-square)(?:\s+(\S+))?\s*$")
+_TOKEN = re.compile(r"\d+|\.|[<>]|\S")
+_RELATION_ROW = re.compile(r"[\s^v]*[\^v][\s^v]*")
+_TAB = 8
+
+
+@dataclass
+class _Cell:
+    value: int | None
+    start: int  # 0-based column of the first character
+    end: int  # 0-based column of the last character
+    token: str
+
+
+@dataclass
+class _Row:
+    line: int
+    cells: list[_Cell] = field(default_factory=list)
+    # (index of the right-hand cell, "<" or ">", 0-based column)
+    relations: list[tuple[int, str, int]] = field(default_factory=list)
+
+
+@dataclass
+class _Marks:
+    line: int
+    marks: list[tuple[str, int]]  # ("^" or "v", 0-based column)
+    above: int  # index of the cell row above
+
+
+def _content(text: str) -> list[tuple[int, str]]:
+    """(1-based line number, line without comment, tabs expanded) of non-blank lines."""
+    out = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].expandtabs(_TAB).rstrip()
+        if line.strip():
+            out.append((number, line))
+    return out
+
+
+def _cell_row(number: int, line: str, source: str) -> _Row:
+    row = _Row(number)
+    previous = "start"
+    for m in _TOKEN.finditer(line):
+        tok, col = m.group(), m.start()
+        if tok in "<>":
+            if previous != "cell":
+                raise InputError(f"'{tok}' must stand between two cells", source, number, col + 1)
+            row.relations.append((len(row.cells), tok, col))
+            previous = "relation"
+        elif tok == "." or tok.isdigit():
+            value = None if tok == "." else int(tok)
+            row.cells.append(_Cell(value, col, m.end() - 1, tok))
+            previous = "cell"
+        else:
+            what = "'^' and 'v' go on a row of their own" if tok in "^v" else \
+                f"unexpected {tok!r}: a cell row holds labels, '.', '<' and '>'"
+            raise InputError(what, source, number, col + 1)
+    if previous == "relation":
+        _, tok, col = row.relations[-1]
+        raise InputError(f"'{tok}' must stand between two cells", source, number, col + 1)
+    return row
+
+
+def _span(cell: _Cell, width: int) -> range:
+    return range(min(cell.start, cell.end - width + 1), max(cell.end, cell.start + width - 1) + 1)
+
+
+def parse_text(text: str, source: str = "<string>") -> Board:
+    """Read one board in the text format.
+
+    Raises:
+        InputError: naming the line and column of the first problem.
+    """
+    kind, size, header_line = "futoshiki", None, None
+    rows: list[_Row] = []
+    marks: list[_Marks] = []
+    for number, line in _content(text):
+        head = _HEADER.match(line)
+        if head:
+            if rows or header_line is not None:
+                raise InputError("the header line must come first", source, number, 1)
+            kind, header_line = head.group(1), number
+            if head.group(2) is not None:
+                if not head.group(2).isdigit() or int(head.group(2)) < 1:
+                    raise InputError(f"size {head.group(2)!r} is not a positive integer", source,
+                                     number, line.index(head.group(2), len(kind)) + 1)
+                size = int(head.group(2))
+        elif _RELATION_ROW.fullmatch(line):
+            if not rows or (marks and marks[-1].above == len(rows) - 1):
+                what = "before the first cell row" if not rows else "after another relation row"
+                raise InputError(f"a relation row must stand between two cell rows, not {what}",
+                                 source, number, len(line) - len(line.lstrip()) + 1)
+            found = [(m.group(), m.start()) for m in re.finditer(r"[\^v]", line)]
+            marks.append(_Marks(number, found, len(rows) - 1))
+        else:
+            rows.append(_cell_row(number, line, source))
+    if not rows:
+        raise InputError("no grid: the text holds no cell row", source, header_line)
+    if marks and marks[-1].above == len(rows) - 1:
+        raise InputError("a relation row must stand between two cell rows, not after the last",
+                         source, marks[-1].line, marks[-1].marks[0][1] + 1)
+    n = size if size is not None else len(rows[0].cells)
+    _check_shape(rows, n, source)
+    givens = [[c.value or 0 for c in row.cells] for row in rows]
+    less = _horizontal(rows, n) + _vertical(rows, marks, n, source)
+    return build_square(kind, n, givens, less, source)
+
+
+def _check_shape(rows: list[_Row], n: int, source: str) -> None:
+    for row in rows:
+        if len(row.cells) != n:
+            raise InputError(f"row has {len(row.cells)} cells, expected {n}", source, row.line,
+                             row.cells[0].start + 1 if row.cells else 1)
+        for cell in row.cells:
+            if cell.value is not None and not 1 <= cell.value <= n:
+                raise InputError(f"label {cell.token} out of range 1..{n}", source, row.line,
+                                 cell.start + 1)
+    if len(rows) > n:
+        raise InputError(f"one row too many: a {n}x{n} grid has {n} rows", source, rows[n].line, 1)
+    if len(rows) < n:
+        raise InputError(f"the grid has {len(rows)} rows, expected {n}", source, rows[-1].line, 1)
+
+
+def _horizontal(rows: list[_Row], n: int) -> list[tuple[int, int]]:
+    out = []
+    for r, row in enumerate(rows):
+        for right, sym, _ in row.relations:
+            left_cell, right_cell = r * n + right - 1, r * n + right
+            out.append((left_cell, right_cell) if sym == "<" else (right_cell, left_cell))
+    return out
+
+
+def _vertical(rows: list[_Row], marks: list[_Marks], n: int, source: str) -> list[tuple[int, int]]:
+    width = max(len(c.token) for row in rows for c in row.cells)
+    out = []
+    for m in marks:
+        r = m.above
+        spans = [_span(c, width) for c in rows[r].cells] + [_span(c, width) for c in rows[r + 1].cells]
+        seen: dict[int, int] = {}
+        for sym, col in m.marks:
+            under = sorted({j % n for j, span in enumerate(spans) if col in span})
+            if not under:
+                raise InputError(f"'{sym}' at column {col + 1} is not under a cell", source, m.line,
+                                 col + 1)
+            if len(under) > 1:
+                raise InputError(f"'{sym}' at column {col + 1} is ambiguous: it could belong to "
+                                 f"({r},{under[0]}) or ({r},{under[1]}); put it under one cell",
+                                 source, m.line, col + 1)
+            j = under[0]
+            if j in seen:
+                raise InputError(f"two marks under ({r},{j}) (columns {seen[j] + 1} and {col + 1})",
+                                 source, m.line, col + 1)
+            seen[j] = col
+            top, bottom = r * n + j, (r + 1) * n + j
+            out.append((top, bottom) if sym == "^" else (bottom, top))
+    return out
+
+
+def format_text(board: Board) -> str:
+    """The text-art form of a futoshiki or latin-square board.
+
+    Raises:
+        UsageError: for other kinds of board.
+    """
+    if board.kind not in SQUARE_KINDS:
+        raise UsageError("the text format holds futoshiki and latin-square boards")
+    n = square_size(board, "text")
+    width = len(str(n))
+    clues = board.clue_map
+    right: dict[int, str] = {}  # cell -> symbol between it and its right neighbour
+    below: dict[int, str] = {}  # cell -> symbol between it and the cell below
+    for a, b in board.less:
+        top_left, other = min(a, b), max(a, b)
+        smaller_first = a == top_left
+        if other == top_left + 1:
+            right[top_left] = "<" if smaller_first else ">"
+        else:
+            below[top_left] = "^" if smaller_first else "v"
+    relation_rows = board.kind == "futoshiki" or bool(board.less)
+    lines = [f"{board.kind} {n}"]
+    for r in range(n):
+        parts = []
+        for c in range(n):
+            cell = r * n + c
+            parts.append(str(clues.get(cell, ".")).rjust(width))
+            if c < n - 1:
+                parts.append(f" {right.get(cell, ' ')} ")
+        lines.append("".join(parts).rstrip())
+        if relation_rows and r < n - 1:
+            marks = [" " * (width - 1) + below.get(r * n + c, " ") for c in range(n)]
+            lines.append("   ".join(marks).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _loads(text: str, source: str) -> list[Board]:
+    return [parse_text(text, source)]
+
+
+def _sniff(text: str) -> bool:
+    content = _content(text)
+    if not content:
+        return False
+    if _HEADER.match(content[0][1]):
+        return True
+    cell_rows = [line for _, line in content if not _RELATION_ROW.fullmatch(line)]
+    if not all(re.fullmatch(r"[\d.<>\s]+", line) for line in cell_rows):
+        return False
+    counts = {len(re.findall(r"\d+|\.", line)) for line in cell_rows}
+    return counts == {len(cell_rows)}
+
+
+TEXT = Format("text", (".txt", ".fut"), _loads, format_text, _sniff)
