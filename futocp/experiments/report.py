@@ -1,0 +1,376 @@
+"""Results as tables and plots: ``load``, ``summarize``, ``report``.
+
+:func:`load` reads ``OUTPUT/results.jsonl`` into a pandas DataFrame (one row
+per run; the backend's counters become columns; ``solved`` and
+``disagreement`` are added). :func:`summarize` groups it per (instance group,
+backend label): runs, solved, unknown, errors, wrong answers, disagreements,
+mean / std / median of a time column over the solved runs, and the mean
+counters (nodes, removed values, conflicts...). :func:`report` writes into
+OUTPUT ``summary.csv``, ``summary.md`` (that table, then the two layouts of
+seed 000: time mean ± std per backend as in its Table 1, counters per backend
+as in its Table 2) and two PNG plots: time against size per backend (log
+scale, error bars = one standard deviation) and a cactus plot (instances
+solved within a time, per backend).
+
+A run *disagrees* when its status or solution count contradicts another run
+on the same instance and limit (the rules of :func:`futocp.crosscheck.disagreements`:
+only final answers of complete backends count). A run is *wrong* when one of
+its solutions failed :func:`futocp.verify`.
+
+pandas and matplotlib are imported when these functions are called.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import warnings
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..backends import REGISTRY
+from ..errors import InputError, UsageError
+from .runner import PLAN, RESULTS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["load", "read_records", "summarize", "report", "plot_time_vs_size", "plot_cactus",
+           "to_markdown", "COUNTER_COLUMNS"]
+
+#: Counters averaged in the summary, when the backends report them.
+COUNTER_COLUMNS = ("nodes", "removed_values", "conflicts", "branches", "decisions", "backtracks")
+SOLVED = ("sat", "unsat")
+
+
+def _results_path(output: str | os.PathLike[str]) -> str:
+    path = os.fspath(output)
+    return os.path.join(path, RESULTS) if os.path.isdir(path) else path
+
+
+def _need(module: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise UsageError(f"{module.split('.')[0]} is needed for reports; install it with: "
+                         f"pip install 'futocp[experiments]'") from None
+
+
+def _planned(path: str) -> set[str] | None:
+    try:
+        with open(os.path.join(os.path.dirname(path), PLAN), encoding="utf-8") as fh:
+            return set(json.load(fh)["run_ids"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def read_records(output: str | os.PathLike[str], stale: bool = False) -> list[dict[str, Any]]:
+    """The records of a results file (or of ``OUTPUT/results.jsonl``), with ``disagreement``.
+
+    A line that is not JSON (the torn last line of a killed run) is skipped with a
+    warning. Records whose run is not in ``OUTPUT/plan.json`` (runs of an earlier
+    version of the config) are left out unless ``stale`` is True.
+    """
+    path = _results_path(output)
+    if not os.path.exists(path):
+        raise InputError("no results here (run the experiment first)", path)
+    records, torn = [], 0
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                torn += 1
+    if torn:
+        warnings.warn(f"{path}: skipped {torn} unreadable line(s) (a run killed while writing)",
+                      stacklevel=2)
+    planned = None if stale else _planned(path)
+    if planned is not None:
+        kept = [r for r in records if r.get("run_id") in planned]
+        if len(kept) < len(records):
+            warnings.warn(f"{path}: left out {len(records) - len(kept)} record(s) of runs the "
+                          f"config no longer has (load(..., stale=True) keeps them)", stacklevel=2)
+        records = kept
+    _flag_disagreements(records)
+    return records
+
+
+def _flag_disagreements(records: list[dict[str, Any]]) -> None:
+    from ..crosscheck import disagreements
+
+    groups: dict[tuple[str, Any], list[dict[str, Any]]] = defaultdict(list)
+    for rec in records:
+        groups[(rec.get("instance_hash", ""), rec.get("limit"))].append(rec)
+    for (_, limit), recs in groups.items():
+        rows = [{"backend": r.get("label", r.get("backend")),
+                 "complete": getattr(REGISTRY.get(r.get("backend", "")), "complete", True),
+                 "status": r.get("status"), "solutions": r.get("n_solutions", 0),
+                 "exhausted": bool(r.get("exhausted")), "verified": True, "violation": None}
+                for r in recs]
+        disagreements(rows, limit)
+        for rec, row in zip(recs, rows, strict=True):
+            rec["disagreement"] = not row["agrees"]
+
+
+def load(output: str | os.PathLike[str], stale: bool = False) -> pd.DataFrame:
+    """One row per run of ``OUTPUT/results.jsonl`` (or of a results file).
+
+    Columns: the record fields (docs/experiments.md), each counter of the
+    backends as its own column, ``solved`` (sat or unsat) and ``disagreement``.
+    Runs the config no longer has are left out unless ``stale`` is True.
+    """
+    pd = _need("pandas")
+    records = read_records(output, stale)
+    rows = []
+    for rec in records:
+        row = {k: v for k, v in rec.items() if k != "counters"}
+        for key, value in (rec.get("counters") or {}).items():
+            row[key if key not in rec else f"counter_{key}"] = value
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    if not df.empty:
+        df["solved"] = df["status"].isin(SOLVED)
+    return df
+
+
+# ------------------------------------------------------------------ tables
+def _order(values: Sequence[Any]) -> list[Any]:
+    seen: dict[Any, None] = {}
+    for v in values:
+        seen.setdefault(v, None)
+    return list(seen)
+
+
+def summarize(df: pd.DataFrame, by: Sequence[str] = ("family", "size"),
+              metric: str = "wall_s") -> pd.DataFrame:
+    """Per (``by`` columns, backend label): counts, time statistics and mean counters.
+
+    Time statistics (``METRIC_mean``, ``METRIC_std``, ``METRIC_median``) are over
+    the solved runs; ``runs - solved`` runs hit the time limit or failed.
+
+    Raises:
+        UsageError: for a column the results do not have.
+    """
+    pd = _need("pandas")
+    by = list(by)
+    for col in [*by, metric]:
+        if col not in df.columns:
+            known = ", ".join(c for c in df.columns if not str(c).startswith("_"))
+            raise UsageError(f"the results have no column {col!r} (columns: {known})")
+    counters = [c for c in COUNTER_COLUMNS if c in df.columns and df[c].notna().any()]
+    labels = _order(df["label"])
+    rows = []
+    for key, group in df.groupby([*by, "label"], sort=False, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        solved = group[group["solved"]]
+        times = pd.to_numeric(solved[metric], errors="coerce").dropna()
+        row = dict(zip([*by, "label"], key, strict=True))
+        row.update(
+            runs=len(group), solved=int(group["solved"].sum()),
+            unknown=int((group["status"] == "unknown").sum()),
+            errors=int((group["status"] == "error").sum()),
+            wrong=int((group["verified"] == False).sum()),  # noqa: E712 - None is not wrong
+            disagreements=int(group["disagreement"].sum()),
+            **{f"{metric}_mean": times.mean() if len(times) else math.nan,
+               f"{metric}_std": times.std(ddof=1) if len(times) > 1 else (0.0 if len(times) else math.nan),
+               f"{metric}_median": times.median() if len(times) else math.nan})
+        for c in counters:
+            row[c] = pd.to_numeric(group[c], errors="coerce").mean()
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    out["_label_order"] = out["label"].map({lab: i for i, lab in enumerate(labels)})
+    out = out.sort_values([*by, "_label_order"], kind="stable").drop(columns="_label_order")
+    return out.reset_index(drop=True)
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def to_markdown(df: pd.DataFrame) -> str:
+    """A DataFrame as a GitHub Markdown table."""
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _ms(value: float) -> str:
+    return "–" if value is None or math.isnan(value) else f"{value * 1000:.4g}"
+
+
+def _wide_tables(summary: pd.DataFrame, by: list[str], metric: str) -> tuple[Any, Any]:
+    """Seed 000's layouts: one row per group, one time column per backend; and the counters."""
+    pd = _need("pandas")
+    labels = _order(summary["label"])
+    counters = [c for c in COUNTER_COLUMNS if c in summary.columns]
+    time_rows, counter_rows = [], []
+    for key, group in summary.groupby(by, sort=False, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        trow, crow = dict(zip(by, key, strict=True)), dict(zip(by, key, strict=True))
+        for lab in labels:
+            g = group[group["label"] == lab]
+            if g.empty:
+                trow[lab] = "–"
+                continue
+            r = g.iloc[0]
+            scale = metric.endswith("_s")
+            mean, std = r[f"{metric}_mean"], r[f"{metric}_std"]
+            text = (f"{_ms(mean)} ± {_ms(std)}" if scale else f"{_cell(mean)} ± {_cell(std)}")
+            if r["solved"] < r["runs"]:
+                text += f" ({r['solved']}/{r['runs']})"
+            trow[lab] = text
+            for c in counters:
+                crow[f"{lab} {c}"] = _cell(r[c])
+        time_rows.append(trow)
+        counter_rows.append(crow)
+    return pd.DataFrame(time_rows), pd.DataFrame(counter_rows)
+
+
+# ------------------------------------------------------------------ plots
+def _figure(width: float = 7.0, height: float = 4.5) -> tuple[Any, Any]:
+    """A headless matplotlib figure (Agg canvas; pyplot and its global state are not used)."""
+    figure_mod = _need("matplotlib.figure")
+    agg = _need("matplotlib.backends.backend_agg")
+    fig = figure_mod.Figure(figsize=(width, height), layout="constrained")
+    agg.FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def plot_time_vs_size(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
+    """Mean ``metric`` of the solved runs against ``size``, one line per backend label."""
+    fig, ax = _figure()
+    solved = df[df["solved"]]
+    for lab in _order(df["label"]):
+        g = solved[solved["label"] == lab].groupby("size")[metric]
+        stats = g.agg(["mean", "std"]).sort_index()
+        if stats.empty:
+            continue
+        ax.errorbar(stats.index, stats["mean"], yerr=stats["std"].fillna(0.0), marker="o",
+                    capsize=3, label=lab)
+    ax.set_yscale("log")
+    ax.set_xlabel("size (n)")
+    ax.set_ylabel(f"{metric} (s, solved runs; bars = 1 std)")
+    ax.set_title("time against size")
+    ax.grid(True, which="both", alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def plot_cactus(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
+    """Instances solved within a time, per backend label (the median over repetitions)."""
+    fig, ax = _figure()
+    solved = df[df["solved"]]
+    for lab in _order(df["label"]):
+        g = solved[solved["label"] == lab]
+        times = g.groupby(["instance_hash", "filtering"])[metric].median().sort_values()
+        if times.empty:
+            continue
+        ax.step([times.iloc[0], *times], range(len(times) + 1), where="post", label=lab)
+    ax.set_xscale("log")
+    ax.set_xlabel(f"{metric} (s)")
+    ax.set_ylabel("instances solved")
+    ax.set_title("cactus plot: instances solved within a time")
+    ax.grid(True, which="both", alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower right")
+    fig.savefig(path, dpi=110)
+    return path
+
+
+# ------------------------------------------------------------------ report
+def _defaults(folder: str) -> tuple[list[str], str]:
+    """``report: {by, metric}`` of the config copied into the output folder, if any."""
+    by, metric = ["family", "size"], "wall_s"
+    try:
+        import yaml
+
+        with open(os.path.join(folder, "config.yaml"), encoding="utf-8") as fh:
+            doc = yaml.safe_load(fh) or {}
+        rep = doc.get("report") or {}
+        if rep.get("by"):
+            by = rep["by"] if isinstance(rep["by"], list) else str(rep["by"]).split(",")
+        metric = rep.get("metric", metric)
+    except (OSError, ValueError, AttributeError, ImportError):
+        pass
+    return [b.strip() for b in by], metric
+
+
+def report(output: str | os.PathLike[str], by: Sequence[str] | str | None = None,
+           metric: str | None = None) -> pd.DataFrame:
+    """Write ``summary.csv``, ``summary.md``, ``time_vs_size.png`` and ``cactus.png`` into OUTPUT.
+
+    Args:
+        output: The experiment's output folder.
+        by: Grouping columns (a list or ``"family,size"``); default the config's
+            ``report.by``, else family and size.
+        metric: The time column (``wall_s``, ``solve_s``, ``build_s``); default the
+            config's ``report.metric``, else ``wall_s``.
+
+    Returns:
+        The summary DataFrame; ``.attrs["files"]`` lists the files written.
+    """
+    folder = os.fspath(output)
+    if not os.path.isdir(folder):
+        raise InputError("no such output folder", folder)
+    default_by, default_metric = _defaults(folder)
+    if isinstance(by, str):
+        by = [b.strip() for b in by.split(",") if b.strip()]
+    by = list(by) if by else default_by
+    metric = metric or default_metric
+    df = load(folder)
+    if df.empty:
+        raise InputError("the results file holds no run yet", _results_path(folder))
+    summary = summarize(df, by, metric)
+    files = {name: os.path.join(folder, name) for name in
+             ("summary.csv", "summary.md", "time_vs_size.png", "cactus.png")}
+    summary.to_csv(files["summary.csv"], index=False)
+    time_table, counter_table = _wide_tables(summary, by, metric)
+    name = df["experiment"].iloc[0] if "experiment" in df.columns else os.path.basename(folder)
+    unit = " (ms)" if metric.endswith("_s") else ""
+    statuses = ", ".join(f"{n} {s}" for s, n in df["status"].value_counts().items())
+    parts = [
+        f"# {name}: summary",
+        "",
+        f"{len(df)} runs ({statuses}); {int(df['disagreement'].sum())} disagreeing, "
+        f"{int((df['verified'] == False).sum())} wrong.  "  # noqa: E712
+        f"Times are `{metric}` over the solved runs.",
+        "",
+        f"## Per ({', '.join(by)}) and backend",
+        "",
+        to_markdown(summary),
+        "",
+        f"## `{metric}` mean ± std{unit} per backend (seed 000, Table 1 layout; "
+        "(solved/runs) when not all were solved)",
+        "",
+        to_markdown(time_table),
+    ]
+    if len(counter_table.columns) > len(by):
+        parts += ["", "## Mean counters per backend (seed 000, Table 2 layout)", "",
+                  to_markdown(counter_table)]
+    from ..formats.base import atomic_write
+
+    atomic_write(files["summary.md"], "\n".join(parts) + "\n")
+    if "size" in df.columns:
+        plot_time_vs_size(df, files["time_vs_size.png"], metric)
+    else:
+        del files["time_vs_size.png"]
+    plot_cactus(df, files["cactus.png"], metric)
+    summary.attrs["files"] = list(files.values())
+    summary.attrs["markdown"] = files["summary.md"]
+    return summary
