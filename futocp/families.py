@@ -1,9 +1,28 @@
-"""Constructors for the board families.
+"""Board families, defined declaratively by the YAML files of ``models/``.
 
-Each returns a :class:`~futocp.board.Board`. Grid givens are lists of rows in
-which ``0`` or ``None`` marks an empty cell.
+A *family* (Latin square, Futoshiki, Sudoku, Jigsaw, a Latin triangle...) is a
+recipe for Latin boards: its geometry (a grid, or explicit cells with a
+layout), its asterisms (rows, columns, boxes, diagonals, windows, a region
+partition, or explicit cell lists), its label multiset and any default
+inscription, all depending on a few parameters (``n``, ``box``, ``regions``,
+``word``...). Each family is one file ``models/<name>.yaml``; the format of
+these files is described in ``models/README.md``. :func:`family` turns a
+family name, its parameters and an instance's givens into a
+:class:`~futocp.board.Board` whose ``kind`` is the family name and whose
+``params`` are the resolved parameters, so that a writer can give the board
+back as ``{"kind": name, params..., "givens": ...}``.
+
+Where the YAML files are found: the directories named in the environment
+variable ``FUTOCP_MODELS`` (``os.pathsep``-separated; for one's own families),
+then ``models/`` next to the ``futocp`` package (a clone or an editable
+install, as the README installs), then ``<prefix>/share/futocp/models`` (where
+a wheel installs them, by ``[tool.setuptools.data-files]`` in
+``pyproject.toml``).
 
 Example:
+    >>> b = sudoku(box=(2, 2), givens=[[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+    >>> b.kind, b.shape, b.k, len(b.asterisms), b.param_map
+    ('sudoku', (4, 4), 4, 12, {'box': (2, 2)})
     >>> b = futoshiki(3, [[0, 0, 0], [0, 2, 0], [0, 0, 0]], less=[((0, 0), (0, 1))])
     >>> b.kind, b.k, b.clue_map, b.less
     ('futoshiki', 3, {4: 2}, ((0, 1),))
@@ -11,19 +30,34 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import ast
+import math
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from .board import Board, Label
-from .errors import BoardError
+import yaml
 
-__all__ = ["latin_square", "futoshiki", "grid_lines", "grid_clues", "MAX_GRID"]
+from .board import Board, Label, label_sort_key
+from .errors import BoardError, InputError, UsageError
+
+__all__ = [
+    "Family", "Param", "family", "get_family", "list_families", "models_dirs",
+    "latin_square", "futoshiki", "sudoku", "jigsaw",
+    "grid_lines", "grid_clues", "board_layout", "parse_param_text", "MAX_GRID",
+]
 
 MAX_GRID = 1000  # largest grid side accepted (a million cells)
 
 Coord = Sequence[int]
+_EMPTY = (0, None, "", ".")
 
 
+# ------------------------------------------------------------------ grid helpers
 def grid_lines(rows: int, cols: int) -> list[tuple[int, ...]]:
     """The rows and then the columns of a rows x cols grid, as cell tuples."""
     out = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
@@ -32,19 +66,601 @@ def grid_lines(rows: int, cols: int) -> list[tuple[int, ...]]:
 
 
 def grid_clues(n: int, givens: Sequence[Sequence[Any]] | None) -> list[tuple[int, Label]]:
-    """Clues from an n x n list of rows (0 / None / "" = empty)."""
+    """Clues from an n x n list of rows (0 / None / "" / "." = empty)."""
+    return _layout_clues([list(range(r * n, (r + 1) * n)) for r in range(n)], givens)
+
+
+def _layout_clues(layout: Sequence[Sequence[int]], givens: Sequence[Sequence[Any]] | None
+                  ) -> list[tuple[int, Label]]:
     if givens is None:
         return []
-    if len(givens) != n:
-        raise BoardError(f"givens have {len(givens)} rows, expected {n}")
+    if len(givens) != len(layout):
+        raise BoardError(f"givens have {len(givens)} rows, expected {len(layout)}")
     out = []
-    for r, row in enumerate(givens):
-        if len(row) != n:
-            raise BoardError(f"givens row {r} has {len(row)} cells, expected {n}")
-        for c, v in enumerate(row):
-            if v not in (0, None, "", "."):
-                out.append((r * n + c, v))
+    for r, (row, cells) in enumerate(zip(givens, layout, strict=True)):
+        if len(row) != len(cells):
+            raise BoardError(f"givens row {r} has {len(row)} cells, expected {len(cells)}")
+        for cell, v in zip(cells, row, strict=True):
+            if not (v in _EMPTY and not isinstance(v, bool)):
+                out.append((cell, v))
     return out
+
+
+def _most_square(n: int) -> tuple[int, int]:
+    """The box r x c with r * c = n, r <= c and r as large as possible (6 -> 2x3)."""
+    r = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+    return r, n // r
+
+
+# ------------------------------------------------------------------ expressions
+_BINOPS: dict[type, Callable[[int, int], int]] = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+}
+
+
+def _evaluate(expr: Any, env: Mapping[str, Any]) -> Any:
+    """Evaluate a family-file expression: integers, names, + - * // %, [i], len(x)."""
+    if isinstance(expr, (int, list)) and not isinstance(expr, bool):
+        return [_evaluate(e, env) for e in expr] if isinstance(expr, list) else expr
+    if not isinstance(expr, str):
+        raise BoardError(f"cannot evaluate {expr!r}")
+
+    def ev(node: ast.AST) -> Any:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in env:
+                raise BoardError(f"unknown name {node.id!r} in {expr!r}")
+            return env[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            return _BINOPS[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -ev(node.operand)
+        if isinstance(node, ast.Subscript):
+            return ev(node.value)[ev(node.slice)]
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+                and len(node.args) == 1 and not node.keywords):
+            return len(ev(node.args[0]))
+        raise BoardError(f"unsupported expression {expr!r}")
+
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        raise BoardError(f"cannot parse expression {expr!r}") from None
+    return ev(tree)
+
+
+# ------------------------------------------------------------------ parameters
+def _as_int(key: str, value: Any) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BoardError(f"{key} must be an integer, got {value!r}")
+    return value
+
+
+def _parse_box(key: str, value: Any) -> tuple[int, int]:
+    if isinstance(value, str):
+        parts = value.lower().replace("*", "x").split("x")
+        value = [p.strip() for p in parts]
+    if not (isinstance(value, (list, tuple)) and len(value) == 2):
+        raise BoardError(f"{key} must be rows x cols, e.g. 3x3 or [2, 3], got {value!r}")
+    r, c = (_as_int(key, v) for v in value)
+    if r < 1 or c < 1:
+        raise BoardError(f"{key} sides must be positive, got {r}x{c}")
+    return r, c
+
+
+def _parse_word(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or any(ch.isspace() for ch in value.strip()):
+        raise BoardError(f"{key} must be a word without spaces (one label per letter), got {value!r}")
+    return value.strip()
+
+
+def _label(key: str, x: Any) -> Label:
+    if isinstance(x, str) and x.strip().lstrip("-").isdigit():
+        return int(x)
+    if (isinstance(x, int) and not isinstance(x, bool)) or (isinstance(x, str) and x.strip()):
+        return x.strip() if isinstance(x, str) else x
+    raise BoardError(f"{key}: {x!r} is not a label (an integer or a string)")
+
+
+def _parse_multiset(key: str, value: Any) -> tuple[Label, ...]:
+    if isinstance(value, str):
+        text = value.strip()
+        items: list[Any] = text.split(",") if "," in text else list(text)
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise BoardError(f"{key} must be a list of labels or a string such as 111222333, "
+                         f"got {value!r}")
+    labels = [_label(key, x) for x in items]
+    if not labels:
+        raise BoardError(f"{key} is empty")
+    if len({type(x) for x in labels}) > 1:
+        raise BoardError(f"{key} mixes integers and strings")
+    return tuple(sorted(labels, key=label_sort_key))
+
+
+def _region_id(key: str, x: Any) -> int | str:
+    if isinstance(x, bool) or not isinstance(x, (int, str)) or x == "":
+        raise BoardError(f"{key}: region id {x!r} must be an integer or a non-empty string")
+    return x
+
+
+def _parse_regions(key: str, value: Any) -> tuple[tuple[int | str, ...], ...]:
+    if isinstance(value, str):  # n*n characters, or rows separated by "/"
+        text = value.strip()
+        if "/" in text:
+            rows: list[Any] = [list(r.strip()) for r in text.split("/")]
+        else:
+            n = math.isqrt(len(text))
+            if n * n != len(text) or n == 0:
+                raise BoardError(f"{key} as text needs n*n characters, got {len(text)}")
+            rows = [list(text[r * n:(r + 1) * n]) for r in range(n)]
+    elif isinstance(value, (list, tuple)) and value and all(isinstance(r, str) for r in value):
+        rows = [list(r.strip()) for r in value]  # one character per cell
+    elif isinstance(value, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in value):
+        rows = [list(r) for r in value]
+    else:
+        raise BoardError(f"{key} must be a list of rows of region ids, got {value!r}")
+    n = len(rows)
+    for r, row in enumerate(rows):
+        if len(row) != n:
+            raise BoardError(f"{key} row {r} has {len(row)} cells, expected {n}")
+    return tuple(tuple(_region_id(key, x) for x in row) for row in rows)
+
+
+_PARSERS: dict[str, Callable[[str, Any], Any]] = {
+    "int": _as_int, "box": _parse_box, "word": _parse_word, "multiset": _parse_multiset,
+    "regions": _parse_regions,
+}
+
+
+def parse_param_text(text: str) -> tuple[str, str]:
+    """``"box=2x3"`` -> ``("box", "2x3")`` (the value is parsed by the family)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise UsageError(f"--param expects KEY=VALUE, got {text!r}")
+    return key.strip(), value.strip()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One family parameter.
+
+    Attributes:
+        name: The key (``n``, ``box``, ``regions``, ``word``, ``multiset``).
+        type: ``int``, ``box``, ``word``, ``multiset`` or ``regions``.
+        default: The default value (already parsed), or None when required.
+        help: One line for ``futocp families``.
+        min: Smallest value of an ``int``.
+        max: Largest value of an ``int``.
+    """
+
+    name: str
+    type: str
+    default: Any = None
+    help: str = ""
+    min: int | None = None
+    max: int | None = None
+
+    def parse(self, value: Any) -> Any:
+        """Check and normalise a value (from Python, a document or the command line)."""
+        out = _PARSERS[self.type](self.name, value)
+        if self.type == "int":
+            if self.min is not None and out < self.min:
+                raise BoardError(f"{self.name} must be at least {self.min}, got {out}")
+            if self.max is not None and out > self.max:
+                raise BoardError(f"{self.name} {out} is larger than futocp holds ({self.max})")
+        return out
+
+    def show(self, value: Any) -> str:
+        """A value as text (``3x3``, ``111222333``...)."""
+        if self.type == "box":
+            return f"{value[0]}x{value[1]}"
+        if self.type == "multiset":
+            return "".join(map(str, value)) if all(len(str(x)) == 1 for x in value) else \
+                ",".join(map(str, value))
+        if self.type == "regions":
+            return "/".join("".join(map(str, row)) for row in value)
+        return str(value)
+
+
+# ------------------------------------------------------------------ the family
+@dataclass(frozen=True)
+class Family:
+    """A board family read from a ``models/*.yaml`` file.
+
+    Attributes:
+        name: The family (and board ``kind``) name.
+        description: Its rules in one sentence.
+        params: Its parameters, by name.
+        spec: The rest of the YAML definition (geometry, asterisms, labels...).
+        source: The YAML file it was read from.
+    """
+
+    name: str
+    description: str
+    params: dict[str, Param]
+    spec: dict[str, Any] = field(repr=False)
+    source: str = ""
+
+    # --------------------------------------------------------------- params
+    @property
+    def less_mode(self) -> str:
+        """``none``, ``neighbours`` or ``any``: which inequalities the family allows."""
+        return self.spec.get("less", "none")
+
+    @property
+    def is_grid(self) -> bool:
+        """True for grid families (their instances have a shape)."""
+        return "grid" in self.spec
+
+    @property
+    def size_expr(self) -> Any:
+        """The expression of the family's size ``n`` (None when it has none)."""
+        return self.spec.get("size")
+
+    def resolve(self, params: Mapping[str, Any], size: int | None = None
+                ) -> tuple[tuple[str, Any], ...]:
+        """Checked, complete parameters (defaults filled in) as sorted pairs.
+
+        ``size`` (a document's ``size``) may stand for a parameter: the one the
+        family's size is (``n``), or a box derived from it (6 -> 2x3).
+
+        Raises:
+            BoardError: for an unknown, missing or bad parameter.
+        """
+        unknown = sorted(set(params) - set(self.params))
+        if unknown:
+            known = ", ".join(self.params) or "none"
+            raise BoardError(f"family {self.name} has no parameter {unknown[0]!r} "
+                             f"(its parameters: {known})")
+        if size is not None:
+            size = _as_int("size", size)
+            if size < 1:
+                raise BoardError(f"size must be a positive integer, got {size}")
+        out = {k: self.params[k].parse(v) for k, v in params.items()}
+        defaulted = []
+        for key, spec in self.params.items():
+            if key in out:
+                continue
+            if size is not None and self.size_expr == key:
+                out[key] = spec.parse(size)
+            elif size is not None and spec.type == "box":
+                out[key] = _most_square(size)
+            elif spec.default is not None:
+                out[key] = spec.default
+                defaulted.append(key)
+            else:
+                raise BoardError(f"family {self.name} needs parameter {key!r}")
+        if size is not None and self.size_expr is not None:
+            n = self._env(out)["n"]
+            if n != size:
+                hint = f" (give {', '.join(defaulted)})" if defaulted else ""
+                raise BoardError(f"size {size} does not match the parameters of {self.name}, "
+                                 f"which give size {n}{hint}")
+        return tuple(sorted(out.items()))
+
+    def _env(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        env = dict(params)
+        if self.size_expr is not None:
+            n = _evaluate(self.size_expr, env)
+            if not isinstance(n, int) or n < 1:
+                raise BoardError(f"family {self.name}: size {n!r} is not a positive integer")
+            if n > MAX_GRID:
+                raise BoardError(f"size {n} is larger than futocp holds ({MAX_GRID})")
+            env["n"] = n
+        return env
+
+    # --------------------------------------------------------------- build
+    def template(self, params: Mapping[str, Any] | None = None, size: int | None = None) -> Board:
+        """The empty board (inscription only) of these parameters."""
+        return _template(self.name, self.resolve(params or {}, size))
+
+    def layout(self, board: Board) -> list[list[int]]:
+        """The cells of a board of this family, row by row (for givens and printing)."""
+        return _geometry(self.name, board.params)[1]
+
+    def build(self, givens: Sequence[Sequence[Any]] | None = None,
+              less: Iterable[tuple[Any, Any]] = (), size: int | None = None,
+              **params: Any) -> Board:
+        """A board of this family.
+
+        Args:
+            givens: Clues as rows of the layout (grid rows), ``0``/``None``/``"."`` empty.
+            less: Pairs ``(a, b)`` meaning label(a) < label(b); on grids ``a`` and
+                ``b`` are ``(row, col)``, elsewhere cell numbers.
+            size: The size ``n``, when it stands for a parameter (see :meth:`resolve`).
+            **params: The family's parameters.
+
+        Raises:
+            BoardError: for bad parameters, givens or relations.
+        """
+        base = self.template(params, size)
+        layout = _geometry(self.name, base.params)[1]
+        clues = dict(base.clues)
+        for cell, value in _layout_clues(layout, givens):
+            if cell in base.inscription and clues[cell] != value:
+                raise BoardError(f"given {value!r} on cell {base.cell_name(cell)} contradicts the "
+                                 f"inscription ({clues[cell]!r})")
+            clues[cell] = value
+        pairs = self._less(base, less)
+        if not pairs and len(clues) == len(base.clues):
+            return base
+        return replace(base, clues=tuple(clues.items()), less=tuple(pairs))
+
+    def _less(self, base: Board, less: Iterable[tuple[Any, Any]]) -> list[tuple[int, int]]:
+        pairs = list(less)
+        if pairs and self.less_mode == "none":
+            raise BoardError(f"{self.name} boards have no inequalities")
+        out = []
+        for a, b in pairs:
+            if base.shape is None:
+                out.append((int(a), int(b)))
+                continue
+            rows, cols = base.shape
+            (r1, c1), (r2, c2) = a, b
+            for r, c in ((r1, c1), (r2, c2)):
+                if not (0 <= r < rows and 0 <= c < cols):
+                    raise BoardError(f"inequality cell ({r},{c}) is outside the {rows}x{cols} grid")
+            if self.less_mode == "neighbours" and abs(r1 - r2) + abs(c1 - c2) != 1:
+                raise BoardError(f"inequality between ({r1},{c1}) and ({r2},{c2}), "
+                                 "which are not neighbours")
+            out.append((r1 * cols + c1, r2 * cols + c2))
+        return out
+
+    def describe_params(self) -> str:
+        """``box=3x3, multiset=111222333`` (the defaults), or ``-``."""
+        parts = []
+        for p in self.params.values():
+            parts.append(f"{p.name}={p.show(p.default)}" if p.default is not None else f"{p.name}=?")
+        return ", ".join(parts) or "-"
+
+
+# ------------------------------------------------------------------ geometry
+def _generate(gen: Any, env: dict[str, Any], rows: int | None, cols: int | None, family: Family
+              ) -> list[tuple[int, ...]]:
+    """The asterisms of one generator entry of a family file."""
+    name, arg = (gen, None) if isinstance(gen, str) else next(iter(gen.items()))
+    grid_only = {"rows", "cols", "boxes", "diagonals", "windows", "regions"}
+    if name in grid_only and rows is None:
+        raise BoardError(f"family {family.name}: '{name}' needs a grid")
+    if name == "rows":
+        return [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
+    if name == "cols":
+        return [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
+    if name == "boxes":
+        h, w = _evaluate(arg, env)
+        if rows % h or cols % w:
+            raise BoardError(f"{h}x{w} boxes do not tile a {rows}x{cols} grid")
+        return [tuple((br + i) * cols + bc + j for i in range(h) for j in range(w))
+                for br in range(0, rows, h) for bc in range(0, cols, w)]
+    if name == "diagonals":
+        if rows != cols:
+            raise BoardError("diagonals need a square grid")
+        return [tuple(i * cols + i for i in range(rows)),
+                tuple(i * cols + cols - 1 - i for i in range(rows))]
+    if name == "windows":
+        out = []
+        for win in _evaluate(arg, env):
+            r0, c0, h, w = win
+            if r0 < 0 or c0 < 0 or r0 + h > rows or c0 + w > cols:
+                raise BoardError(f"window {win} does not fit the {rows}x{cols} grid")
+            out.append(tuple((r0 + i) * cols + c0 + j for i in range(h) for j in range(w)))
+        return out
+    if name == "regions":
+        grid = env[arg]
+        if len(grid) != rows:
+            raise BoardError(f"{arg} has {len(grid)} rows, expected {rows}")
+        groups: dict[Any, list[int]] = {}
+        for r, row in enumerate(grid):
+            for c, rid in enumerate(row):
+                groups.setdefault(rid, []).append(r * cols + c)
+        size = len(env["labels"])
+        for rid, cells in groups.items():
+            if len(cells) != size:
+                raise BoardError(f"region {rid!r} has {len(cells)} cells, expected {size}")
+        return [tuple(cells) for cells in groups.values()]
+    if name == "explicit":
+        return [tuple(a) for a in arg]
+    raise BoardError(f"family {family.name}: unknown asterism generator {name!r}")
+
+
+def _labels(spec: Any, env: dict[str, Any], family: Family) -> tuple[Label, ...]:
+    if isinstance(spec, list):
+        return tuple(spec)
+    if "range" in spec:
+        lo, hi = _evaluate(spec["range"], env)
+        return tuple(range(lo, hi + 1))
+    if "param" in spec:
+        return tuple(env[spec["param"]])
+    if "letters" in spec:
+        return tuple(env[spec["letters"]])
+    raise BoardError(f"family {family.name}: cannot read labels {spec!r}")
+
+
+@lru_cache(maxsize=256)
+def _geometry(name: str, params: tuple[tuple[str, Any], ...]
+              ) -> tuple[dict[str, Any], list[list[int]]]:
+    """(Board keyword arguments, layout rows) of a family with resolved params."""
+    fam = get_family(name)
+    spec = fam.spec
+    env = fam._env(dict(params))
+    if fam.is_grid:
+        rows, cols = _evaluate(spec["grid"]["rows"], env), _evaluate(spec["grid"]["cols"], env)
+        n_cells, shape = rows * cols, (rows, cols)
+        layout = [list(range(r * cols, (r + 1) * cols)) for r in range(rows)]
+    else:
+        rows = cols = None
+        n_cells, shape = spec["cells"], None
+        layout = [list(r) for r in spec["layout"]]
+    labels = _labels(spec["labels"], env, fam)
+    env["labels"] = labels
+    asterisms: list[tuple[int, ...]] = []
+    for gen in spec["asterisms"]:
+        asterisms += _generate(gen, env, rows, cols, fam)
+    for source in ("multiset", "word"):
+        if source in env and asterisms and len(env[source]) != len(asterisms[0]):
+            raise BoardError(f"{source} has {len(env[source])} labels; the asterisms of "
+                             f"{name} have {len(asterisms[0])} cells")
+    clues: list[tuple[int, Label]] = []
+    ins = spec.get("inscription")
+    if ins:
+        if "row" in ins:
+            r = _evaluate(ins["row"], env)
+            clues = list(zip(layout[r], env[ins["labels"]], strict=True))
+        else:
+            clues = [(int(c), v) for c, v in ins["clues"]]
+    kwargs = {"n_cells": n_cells, "asterisms": tuple(asterisms), "labels": labels,
+              "clues": tuple(clues), "inscription": frozenset(c for c, _ in clues),
+              "shape": shape, "kind": name, "params": params}
+    return kwargs, layout
+
+
+@lru_cache(maxsize=256)
+def _template(name: str, params: tuple[tuple[str, Any], ...]) -> Board:
+    return Board(**_geometry(name, params)[0])
+
+
+def board_layout(board: Board) -> list[list[int]] | None:
+    """The rows of cells of a board: grid rows, a family's layout, or None."""
+    if board.kind in _registry():
+        try:
+            return _geometry(board.kind, board.params)[1]
+        except (BoardError, KeyError, TypeError):
+            pass
+    if board.shape is not None:
+        rows, cols = board.shape
+        return [list(range(r * cols, (r + 1) * cols)) for r in range(rows)]
+    return None
+
+
+# ------------------------------------------------------------------ loading
+def models_dirs() -> list[Path]:
+    """The directories searched for family files, first match of a name wins."""
+    dirs = [Path(p) for p in os.environ.get("FUTOCP_MODELS", "").split(os.pathsep) if p]
+    dirs.append(Path(__file__).resolve().parent.parent / "models")
+    dirs.append(Path(sys.prefix) / "share" / "futocp" / "models")
+    return [d for d in dirs if d.is_dir()]
+
+
+_FAMILY_KEYS = {"name", "description", "source", "aliases", "params", "size", "grid", "cells",
+                "layout", "layout_style", "asterisms", "labels", "inscription", "less"}
+
+
+def _read_family(path: Path) -> Family:
+    source = str(path)
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(f"invalid YAML: {getattr(exc, 'problem', exc)}", source,
+                         mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+    if not isinstance(doc, dict):
+        raise InputError("a family file is a mapping", source)
+    unknown = sorted(set(doc) - _FAMILY_KEYS)
+    if unknown:
+        raise InputError(f"unknown key {unknown[0]!r} in a family file", source)
+    for key in ("name", "description", "asterisms", "labels"):
+        if key not in doc:
+            raise InputError(f"missing key {key!r}", source)
+    if ("grid" in doc) == ("cells" in doc) or ("cells" in doc and "layout" not in doc):
+        raise InputError("a family has either 'grid' or 'cells' with a 'layout'", source)
+    if doc.get("less", "none") not in ("none", "neighbours", "any"):
+        raise InputError("'less' is none, neighbours or any", source)
+    params = {}
+    for key, p in (doc.get("params") or {}).items():
+        if not isinstance(p, dict) or p.get("type") not in _PARSERS:
+            raise InputError(f"parameter {key!r} needs a type ({', '.join(_PARSERS)})", source)
+        param = Param(key, p["type"], None, p.get("help", ""), p.get("min"), p.get("max"))
+        if p.get("default") is not None:
+            try:
+                param = replace(param, default=param.parse(p["default"]))
+            except BoardError as exc:
+                raise InputError(f"default of {key!r}: {exc}", source) from None
+        params[key] = param
+    return Family(doc["name"], " ".join(str(doc["description"]).split()), params, doc, source)
+
+
+@lru_cache(maxsize=1)
+def _registry() -> dict[str, Family]:
+    out: dict[str, Family] = {}
+    for folder in models_dirs():
+        for path in sorted(folder.glob("*.yaml")):
+            fam = _read_family(path)
+            if fam.name != path.stem:
+                raise InputError(f"family name {fam.name!r} differs from the file name", str(path))
+            out.setdefault(fam.name, fam)
+    return out
+
+
+def list_families() -> list[Family]:
+    """Every family, by name."""
+    return [fam for _, fam in sorted(_registry().items())]
+
+
+def get_family(name: str) -> Family:
+    """The family called ``name`` (or one of its aliases).
+
+    Raises:
+        UsageError: for an unknown name.
+    """
+    reg = _registry()
+    if name in reg:
+        return reg[name]
+    for fam in reg.values():
+        if name in (fam.spec.get("aliases") or ()):
+            return fam
+    raise UsageError(f"unknown family {name!r} (known: {', '.join(sorted(reg))})")
+
+
+# ------------------------------------------------------------------ constructors
+def family(name: str, givens: Sequence[Sequence[Any]] | None = None,
+           less: Iterable[tuple[Any, Any]] = (), size: int | None = None, **params: Any) -> Board:
+    """A board of the family ``name``: see :meth:`Family.build`.
+
+    Example:
+        >>> b = family("sudoku-ripeto")
+        >>> b.k, b.values, b.multiplicity[2]
+        (9, (1, 2, 3), 3)
+    """
+    return get_family(name).build(givens, less, size, **params)
+
+
+def latin_square(n: int, givens: Sequence[Sequence[Any]] | None = None,
+                 less: Iterable[tuple[Coord, Coord]] = ()) -> Board:
+    """An n x n Latin square to complete, labels 1..n (inequalities between any cells)."""
+    _check_size(n)
+    return family("latin-square", givens, less, n=n)
+
+
+def futoshiki(n: int, givens: Sequence[Sequence[Any]] | None = None,
+              less: Iterable[tuple[Coord, Coord]] = ()) -> Board:
+    """An n x n Futoshiki: a Latin square with inequalities between orthogonal neighbours."""
+    _check_size(n)
+    return family("futoshiki", givens, less, n=n)
+
+
+def sudoku(box: tuple[int, int] | str | None = None, givens: Sequence[Sequence[Any]] | None = None,
+           less: Iterable[tuple[Coord, Coord]] = ()) -> Board:
+    """A Sudoku with r x c boxes (n = r * c); without ``box``, the most square box
+    for the size of ``givens`` (9 -> 3x3, 6 -> 2x3), else 3x3."""
+    if box is None:
+        return family("sudoku", givens, less, size=len(givens) if givens else 9)
+    return family("sudoku", givens, less, box=box)
+
+
+def jigsaw(n: int | None = None, regions: Sequence[Sequence[Any]] | str | None = None,
+           givens: Sequence[Sequence[Any]] | None = None) -> Board:
+    """A jigsaw (Gerechte) square: rows, columns and a partition of the n x n grid
+    into n regions of n cells, given as rows of region ids (any int or str)."""
+    params = {} if regions is None else {"regions": regions}
+    return family("jigsaw", givens, (), size=n, **params)
 
 
 def _check_size(n: int) -> None:
@@ -52,34 +668,3 @@ def _check_size(n: int) -> None:
         raise BoardError(f"size must be a positive integer, got {n!r}")
     if n > MAX_GRID:
         raise BoardError(f"size {n} is larger than futocp holds ({MAX_GRID})")
-
-
-def _grid_less(n: int, less: Iterable[tuple[Coord, Coord]], neighbours_only: bool) -> list[tuple[int, int]]:
-    out = []
-    for pair in less:
-        (r1, c1), (r2, c2) = pair
-        for r, c in ((r1, c1), (r2, c2)):
-            if not (0 <= r < n and 0 <= c < n):
-                raise BoardError(f"inequality cell ({r},{c}) is outside the {n}x{n} grid")
-        if neighbours_only and abs(r1 - r2) + abs(c1 - c2) != 1:
-            raise BoardError(f"inequality between ({r1},{c1}) and ({r2},{c2}), which are not neighbours")
-        out.append((r1 * n + c1, r2 * n + c2))
-    return out
-
-
-def latin_square(n: int, givens: Sequence[Sequence[Any]] | None = None,
-                 less: Iterable[tuple[Coord, Coord]] = ()) -> Board:
-    """An n x n Latin square to complete, labels 1..n (inequalities between any cells)."""
-    _check_size(n)
-    return Board(n * n, tuple(grid_lines(n, n)), tuple(range(1, n + 1)),
-                 clues=tuple(grid_clues(n, givens)), less=tuple(_grid_less(n, less, False)),
-                 shape=(n, n), kind="latin-square")
-
-
-def futoshiki(n: int, givens: Sequence[Sequence[Any]] | None = None,
-              less: Iterable[tuple[Coord, Coord]] = ()) -> Board:
-    """An n x n Futoshiki: a Latin square with inequalities between orthogonal neighbours."""
-    _check_size(n)
-    return Board(n * n, tuple(grid_lines(n, n)), tuple(range(1, n + 1)),
-                 clues=tuple(grid_clues(n, givens)), less=tuple(_grid_less(n, less, True)),
-                 shape=(n, n), kind="futoshiki")
