@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,7 +22,9 @@ from .backends import REGISTRY, backend_table
 from .board import Board
 from .crosscheck import COUNTERS, crosscheck, disagreements
 from .errors import FutocpError, UsageError
+from .generate import PATTERNS, generate
 from .model import FILTERINGS
+from .puzzles import count, is_critical, minimize, unique_solution
 from .result import Result, Status
 from .verify import verify
 
@@ -199,6 +204,199 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------------------ puzzle operations
+EXIT_NOT_CRITICAL, EXIT_NOT_PUZZLE = 3, 4
+
+
+def _cell_ref(board: Board, cell: int) -> Any:
+    return list(board.coords(cell)) if board.shape else cell
+
+
+def _parse_cells(items: Sequence[str] | None) -> list[int | tuple[int, int]]:
+    """``["r,c", "k", ...]`` -> grid positions ``(r, c)`` or cell numbers ``k``."""
+    out: list[int | tuple[int, int]] = []
+    for item in items or ():
+        parts = item.split(",")
+        try:
+            nums = [int(p) for p in parts]
+        except ValueError:
+            nums = []
+        if len(nums) not in (1, 2):
+            raise UsageError(f"--keep expects ROW,COL or a cell number, got {item!r}")
+        out.append(nums[0] if len(nums) == 1 else (nums[0], nums[1]))
+    return out
+
+
+def _emit(board: Board, output: str | None, fmt: str | None) -> None:
+    """Write ``board`` to ``output`` (atomically) or print it; JSON unless told."""
+    if output:
+        formats.write(board, output, fmt)
+    else:
+        sys.stdout.write(formats.dumps(board, fmt or "json"))
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    board = formats.read(args.file, args.format)
+    limit = None if args.all else args.limit
+    res = count(board, limit=limit, backend=args.backend, time_limit=args.time_limit)
+    finished = res.exhausted or (limit is not None and res.count >= limit)
+    if args.json:
+        _print_json({"instance": args.file, "count": res.count, "limit": limit,
+                     "exhausted": res.exhausted})
+    elif res.exhausted:
+        print(f"{res.count} solution(s), exact (backend {res.backend})")
+    elif finished:
+        print(f"{res.count} solution(s) or more: limit reached (backend {res.backend})")
+    else:
+        print(f"at least {res.count} solution(s): stopped by the time limit (backend {res.backend})")
+    return EXIT_OK if finished else EXIT_UNKNOWN
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    board = formats.read(args.file, args.format)
+    solution = unique_solution(board, args.backend)
+    found = 1 if solution else count(board, limit=2, backend=args.backend).count
+    critical, breaking = (None, None)
+    if solution is not None and not args.unique_only:
+        critical, breaking = is_critical(board, args.backend)
+    if args.json:
+        _print_json({"instance": args.file, "solutions": found, "unique": solution is not None,
+                     "critical": critical,
+                     "breaking_clue": None if breaking is None else
+                     {"cell": _cell_ref(board, breaking[0]), "label": breaking[1]}})
+    else:
+        print("unique: " + ("yes" if solution else
+                            "no (no solution)" if found == 0 else "no (2 or more solutions)"))
+        if critical is not None:
+            print("critical: yes" if critical else
+                  f"critical: no (without the clue {breaking[1]!r} at {board.cell_name(breaking[0])} "
+                  "the solution is still unique)")
+    if solution is None:
+        return EXIT_NOT_PUZZLE
+    return EXIT_NOT_CRITICAL if critical is False else EXIT_OK
+
+
+def cmd_minimize(args: argparse.Namespace) -> int:
+    board = formats.read(args.file, args.format)
+    _emit(minimize(board, seed=args.seed, keep=_parse_cells(args.keep), backend=args.backend),
+          args.output, args.to)
+    return EXIT_OK
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    seed = args.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 31)
+        print(f"futocp: seed {seed}", file=sys.stderr)
+    board = generate(args.family, seed=seed, size=args.size, params=parse_opts(args.param),
+                     givens=args.givens, inequalities=args.inequalities, unique=args.unique,
+                     critical=args.critical, holes=args.holes, pattern=args.pattern,
+                     backend=args.backend)
+    _emit(board, args.output, args.format)
+    return EXIT_OK
+
+
+def _add_puzzle_commands(sub: Any) -> None:
+    p = sub.add_parser("count", help="count the solutions of an instance, up to a limit")
+    _add_input(p)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--limit", type=int, default=1000, help="stop at this many (default 1000)")
+    g.add_argument("--all", action="store_true", help="count every solution")
+    p.add_argument("--backend", help="a complete backend (default: the fastest that fits)")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_count)
+
+    p = sub.add_parser("check", help="is the instance a Latin puzzle (unique)? a critical one?",
+                       description="Exit 0: a critical puzzle (or, with --unique-only, a puzzle); "
+                       "3: unique but not critical; 4: not a puzzle (no solution, or several).")
+    _add_input(p)
+    p.add_argument("--backend", help="a complete backend (default: the fastest that fits)")
+    p.add_argument("--unique-only", action="store_true", help="check uniqueness only")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("minimize", help="remove clues at random, keeping the solution unique, "
+                       "until the puzzle is critical")
+    _add_input(p)
+    p.add_argument("--seed", type=int, help="seeds the removal order")
+    p.add_argument("--keep", action="extend", nargs="+", metavar="ROW,COL",
+                   help="clues that must stay (ROW,COL, or a cell number on other boards)")
+    p.add_argument("--backend", help="a complete backend (default: the fastest that fits)")
+    p.add_argument("--to", choices=sorted(formats.FORMATS), help="output format (default json, "
+                   "or by the extension of -o)")
+    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.set_defaults(func=cmd_minimize)
+
+    p = sub.add_parser("generate", help="a random instance, reproducible from --seed")
+    p.add_argument("--family", required=True, help="family name (e.g. latin-square, futoshiki)")
+    p.add_argument("--size", type=int, help="board size n")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE", help="family parameter")
+    p.add_argument("--givens", type=int, help="clues to leave")
+    p.add_argument("--inequalities", type=int, help="inequality signs (futoshiki)")
+    p.add_argument("--unique", action="store_true", help="keep (futoshiki: make) the solution unique")
+    p.add_argument("--critical", action="store_true", help="minimise to a critical puzzle")
+    p.add_argument("--holes", type=int, help="a QWH instance with this many holes (latin-square)")
+    p.add_argument("--pattern", choices=PATTERNS, default="random", help="QWH hole pattern")
+    p.add_argument("--seed", type=int, help="random seed (default: drawn and printed on stderr)")
+    p.add_argument("--backend", help="a complete backend for the uniqueness checks")
+    p.add_argument("--format", choices=sorted(formats.FORMATS), help="output format (default json, "
+                   "or by the extension of -o)")
+    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.set_defaults(func=cmd_generate)
+
+
+# ------------------------------------------------------------ experiments
+def cmd_run(args: argparse.Namespace) -> int:
+    from .experiments.report import read_records
+    from .experiments.runner import run_experiment
+
+    s = run_experiment(args.config, fresh=args.fresh, workers=args.workers)
+    if s.moved:
+        print(f"moved the old results to {s.moved}")
+    statuses = ", ".join(f"{n} {k}" for k, n in sorted(s.statuses.items()))
+    print(f"{s.planned} runs planned, {s.skipped} already recorded, {s.done} done now"
+          + (f" ({statuses})" if statuses else ""))
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always")
+        records = read_records(s.results) if os.path.exists(s.results) else []
+    for note in notes:
+        print(f"note: {note.message}")
+    wrong = sum(r.get("verified") is False for r in records)
+    disagreeing = sum(bool(r.get("disagreement")) for r in records)
+    print(f"{len(records)} records in {s.results}: {wrong} wrong, {disagreeing} disagreeing")
+    print(f"report: futocp report {s.output}")
+    return EXIT_UNKNOWN if wrong or disagreeing else EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .experiments.report import report
+
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always")
+        summary = report(args.output, by=args.by, metric=args.metric)
+    for note in notes:
+        print(f"futocp: note: {note.message}", file=sys.stderr)
+    with open(summary.attrs["markdown"], encoding="utf-8") as fh:
+        print(fh.read())
+    print("wrote " + ", ".join(summary.attrs["files"]))
+    return EXIT_OK
+
+
+def _add_experiment_commands(sub: Any) -> None:
+    p = sub.add_parser("run", help="run an experiment config (resumes where it stopped)")
+    p.add_argument("config", help="experiment YAML file (see docs/experiments.md)")
+    p.add_argument("--fresh", action="store_true", help="move old results aside and start over")
+    p.add_argument("--workers", type=int, metavar="N", help="runs in parallel (overrides config)")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("report", help="summary tables and plots of an experiment's results")
+    p.add_argument("output", help="the experiment's output folder")
+    p.add_argument("--by", help="grouping columns, e.g. family,size (default: the config's)")
+    p.add_argument("--metric", help="time column: wall_s, solve_s or build_s (default wall_s)")
+    p.set_defaults(func=cmd_report)
+
+
 # ------------------------------------------------------------------ parser
 def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="instance file")
@@ -252,6 +450,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", required=True, choices=sorted(formats.FORMATS))
     p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
     p.set_defaults(func=cmd_convert)
+
+    _add_puzzle_commands(sub)
+    _add_experiment_commands(sub)
     return parser
 
 

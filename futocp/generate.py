@@ -1,0 +1,446 @@
+"""Random instances, reproducible from a seed: complete boards, puzzles, QWH.
+
+Every generator takes ``seed`` and draws all its randomness from one
+``random.Random(seed)``: the same arguments give the same instance (``seed=None``
+draws fresh randomness).
+
+* :func:`random_latin_square` samples a Latin square of order n uniformly at
+  random with the Markov chain of Jacobson and Matthews (1996). A Latin square
+  is a 0/1 *incidence cube* ``x[r][c][s]`` whose every line (two coordinates
+  fixed) sums to 1; the chain also visits *improper* cubes, which hold exactly
+  one ``-1``. A move picks a 0-cell ``(r, c, s)`` of a proper cube at random (or
+  the ``-1`` cell of an improper one), finds the cells ``(r', c, s)``,
+  ``(r, c', s)`` and ``(r, c, s')`` holding 1 on its three lines (one of the two
+  at random on each line of an improper cube), adds 1 to ``(r, c, s)``,
+  ``(r, c', s')``, ``(r', c, s')``, ``(r', c', s)`` and subtracts 1 from
+  ``(r, c', s)``, ``(r', c, s)``, ``(r, c, s')``, ``(r', c', s')``: line sums are
+  kept, and the cube is improper again exactly when ``(r', c', s')`` was 0. The
+  chain is connected and its stationary distribution is uniform on the proper
+  cubes; we start from the cyclic square, make ``steps`` moves (default n³)
+  and go on until the cube is proper. The cube is held as three line indexes
+  (the symbols of each cell, the columns of each row and symbol, the rows of
+  each column and symbol) plus the one ``-1`` cell, so a move costs O(1).
+* :func:`random_solution` fills any board: Latin squares by the chain, other
+  boards by a randomised complete search (the ``listcolor`` backend with a
+  seed, which shuffles its value order and tie-breaks; deterministic for a
+  seed). Such boards are random but not uniformly distributed.
+* :func:`remove_clues` takes clues away from a solved board: at random down to
+  a number of givens, or keeping the solution unique (to a number of givens, or
+  until critical, seed 003 Alg. 2 via :func:`futocp.puzzles.minimize`).
+* :func:`futoshiki_puzzle` builds seed 000's instances: size N, K inequalities
+  on random neighbour pairs, oriented by a hidden random solution, and G givens
+  from it; with ``unique=True`` inequalities (preferred) or givens that cut off
+  another solution are added until the solution is unique.
+* :func:`qwh` punches H holes in a random Latin square (a *quasigroup with
+  holes*, always satisfiable): ``pattern="random"`` chooses the holes
+  uniformly; ``"balanced"`` gives every row and every column ``H // n`` or
+  ``H // n + 1`` holes (the balanced QWH of Kautz, Ruan, Achlioptas, Gomes,
+  Selman and Stickel, 2001): the holes are the cells of ``H // n`` symbols of a
+  second random Latin square (each symbol's cells are a permutation matrix,
+  so each row and column gets one) plus ``H mod n`` random cells of one more
+  symbol.
+* :func:`generate` dispatches on a family name (what ``futocp generate`` calls).
+
+Example:
+    >>> random_latin_square(4, seed=7) == random_latin_square(4, seed=7)
+    True
+    >>> b = qwh(5, holes=10, pattern="balanced", seed=1)
+    >>> len(b.clues), sorted({sum(1 for c in range(5) if 5 * r + c not in b.clue_map)
+    ...                        for r in range(5)})
+    (15, [2])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from . import families
+from .api import solve
+from .board import Board, Label
+from .errors import BoardError, UsageError
+from .families import grid_lines
+from .model import build_model
+from .puzzles import clue_is_necessary, counting_backend, keep_cells, minimize, unique_solution
+from .result import Status
+
+__all__ = [
+    "random_latin_square",
+    "random_solution",
+    "random_board",
+    "remove_clues",
+    "futoshiki_puzzle",
+    "qwh",
+    "PATTERNS",
+    "generate",
+]
+
+PATTERNS = ("random", "balanced")
+RANDOM_SEARCH_BACKEND = "listcolor"
+
+
+def _rng(seed: int | None) -> random.Random:
+    return random.Random(seed)
+
+
+# ------------------------------------------------------ Jacobson-Matthews chain
+class _Cube:
+    """An incidence cube, proper or improper, indexed by its lines."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        # cyclic square: symbol (r + c) mod n
+        self.sym = [[{(r + c) % n} for c in range(n)] for r in range(n)]  # (r, c) -> symbols
+        self.col = [[{(s - r) % n} for s in range(n)] for r in range(n)]  # (r, s) -> columns
+        self.row = [[{(s - c) % n} for s in range(n)] for c in range(n)]  # (c, s) -> rows
+        self.neg: tuple[int, int, int] | None = None
+
+    def add(self, r: int, c: int, s: int) -> None:
+        if self.neg == (r, c, s):
+            self.neg = None
+        else:
+            self.sym[r][c].add(s)
+            self.col[r][s].add(c)
+            self.row[c][s].add(r)
+
+    def sub(self, r: int, c: int, s: int) -> None:
+        if s in self.sym[r][c]:
+            self.sym[r][c].discard(s)
+            self.col[r][s].discard(c)
+            self.row[c][s].discard(r)
+        else:
+            self.neg = (r, c, s)
+
+    def move(self, rng: random.Random) -> None:
+        n = self.n
+        if self.neg is None:
+            r, c = rng.randrange(n), rng.randrange(n)
+            (s1,) = self.sym[r][c]
+            s = rng.randrange(n - 1)
+            s += s >= s1
+            (r1,) = self.row[c][s]
+            (c1,) = self.col[r][s]
+        else:
+            r, c, s = self.neg
+            r1 = sorted(self.row[c][s])[rng.randrange(2)]
+            c1 = sorted(self.col[r][s])[rng.randrange(2)]
+            s1 = sorted(self.sym[r][c])[rng.randrange(2)]
+        self.add(r, c, s)
+        self.add(r, c1, s1)
+        self.add(r1, c, s1)
+        self.add(r1, c1, s)
+        self.sub(r, c1, s)
+        self.sub(r1, c, s)
+        self.sub(r, c, s1)
+        self.sub(r1, c1, s1)
+
+    def square(self) -> list[list[int]]:
+        return [[next(iter(cell)) + 1 for cell in row] for row in self.sym]
+
+
+def random_latin_square(n: int, seed: int | None = None, steps: int | None = None,
+                        rng: random.Random | None = None) -> list[list[int]]:
+    """A uniformly random Latin square of order ``n`` (labels 1..n), by Jacobson-Matthews.
+
+    Args:
+        n: The order.
+        seed: Random seed (ignored when ``rng`` is given).
+        steps: Moves of the chain before it stops at the next proper square
+            (default ``n ** 3``).
+        rng: A random generator to draw from (for callers that chain draws).
+
+    Returns:
+        The square as a list of rows.
+
+    Example:
+        >>> sq = random_latin_square(5, seed=3)
+        >>> all(sorted(row) == [1, 2, 3, 4, 5] for row in sq + [list(c) for c in zip(*sq)])
+        True
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise BoardError(f"the order of a Latin square must be a positive integer, got {n!r}")
+    if steps is not None and steps < 0:
+        raise UsageError(f"steps must be at least 0, got {steps}")
+    rng = rng or _rng(seed)
+    cube = _Cube(n)
+    if n > 1:
+        for _ in range(n ** 3 if steps is None else steps):
+            cube.move(rng)
+        while cube.neg is not None:
+            cube.move(rng)
+    return cube.square()
+
+
+# ----------------------------------------------------------- complete boards
+def _is_plain_square(board: Board) -> bool:
+    """An empty n x n board whose asterisms are its rows and columns, labels 1..n."""
+    if board.shape is None or board.clues or board.less or board.shape[0] != board.shape[1]:
+        return False
+    n = board.shape[0]
+    return (board.labels == tuple(range(1, n + 1))
+            and sorted(board.asterisms) == sorted(grid_lines(n, n)))
+
+
+def random_solution(board: Board, seed: int | None = None,
+                    rng: random.Random | None = None) -> tuple[Label, ...]:
+    """A random solution of ``board`` (labels per cell), reproducible from ``seed``.
+
+    Empty Latin squares (and Futoshiki without inequalities) are sampled
+    uniformly by :func:`random_latin_square`; any other board by the seeded
+    randomised search of the ``listcolor`` backend.
+
+    Raises:
+        BoardError: when the board has no solution.
+    """
+    rng = rng or _rng(seed)
+    if _is_plain_square(board):
+        return tuple(v for row in random_latin_square(board.shape[0], rng=rng) for v in row)
+    result = solve(board, RANDOM_SEARCH_BACKEND, limit=1, seed=rng.getrandbits(31))
+    if result.status is not Status.SAT:
+        raise BoardError(f"the board has no solution ({result.stats.get('reason', result.status)})")
+    return result.solutions[0]
+
+
+def random_board(board: Board, seed: int | None = None, rng: random.Random | None = None) -> Board:
+    """``board`` completed at random: every cell becomes a clue (the inscription is kept)."""
+    return board.solved(random_solution(board, seed, rng))
+
+
+# ----------------------------------------------------------- removing clues
+def remove_clues(board: Board, seed: int | None = None, givens: int | None = None,
+                 unique: bool = False, critical: bool = False,
+                 keep: Iterable[int | Sequence[int]] = (), rng: random.Random | None = None,
+                 backend: str | None = None) -> Board:
+    """Remove clues from a solved board (or a puzzle), at random.
+
+    Args:
+        board: The board; its inscription and the ``keep`` cells are never removed.
+        seed: Random seed (ignored when ``rng`` is given).
+        givens: Clues to leave. Without ``unique`` they are a random subset.
+        unique: Remove only clues whose removal keeps the solution unique
+            (``board`` must then be a Latin puzzle); without ``givens``, go on
+            until the puzzle is critical.
+        critical: Minimise to a critical puzzle (implies ``unique``; not with ``givens``).
+        keep: Clue cells to keep (cell numbers or ``(row, col)``).
+        rng: A random generator to draw from.
+        backend: Complete backend for the uniqueness checks.
+
+    Raises:
+        UsageError: for ``critical`` with ``givens``, or a ``givens`` out of range.
+        BoardError: when uniqueness cannot be kept down to ``givens`` clues.
+    """
+    rng = rng or _rng(seed)
+    if critical and givens is not None:
+        raise UsageError("give either a number of givens or critical, not both")
+    fixed = set(board.inscription) | keep_cells(board, keep)
+    if givens is not None and not len(fixed) <= givens <= len(board.clues):
+        raise UsageError(f"givens must be between {len(fixed)} (inscription and kept clues) "
+                         f"and {len(board.clues)} (clues of the board), got {givens}")
+    if critical or (unique and givens is None):
+        return minimize(board, seed=rng.getrandbits(63), keep=fixed, backend=backend)
+    loose = [c for c, _ in board.clues if c not in fixed]
+    rng.shuffle(loose)
+    target = len(board.clues) if givens is None else givens
+    if not unique:
+        drop = set(loose[:len(board.clues) - target])
+        return board.with_clues([(c, v) for c, v in board.clues if c not in drop])
+    solution = unique_solution(board, backend)
+    if solution is None:
+        raise BoardError("the board is not a Latin puzzle, so no clue can be removed keeping "
+                         "its solution unique")
+    current = board
+    for cell in loose:
+        if len(current.clues) <= target:
+            break
+        if not clue_is_necessary(current, cell, solution, backend):
+            current = current.without_clue(cell)
+    if len(current.clues) > target:
+        raise BoardError(f"could not get down to {target} givens keeping the solution unique: "
+                         f"the puzzle became critical with {len(current.clues)}; "
+                         "ask for more givens or try another seed")
+    return current
+
+
+# ---------------------------------------------------------------- Futoshiki
+def _neighbour_pairs(n: int) -> list[tuple[int, int]]:
+    out = []
+    for r in range(n):
+        for c in range(n):
+            if c + 1 < n:
+                out.append((r * n + c, r * n + c + 1))
+            if r + 1 < n:
+                out.append((r * n + c, (r + 1) * n + c))
+    return out
+
+
+def _oriented(pair: tuple[int, int], values: Sequence[Any]) -> tuple[int, int]:
+    a, b = pair
+    return (a, b) if values[a] < values[b] else (b, a)
+
+
+def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int | None = None,
+                     unique: bool = False, critical: bool = False,
+                     rng: random.Random | None = None, backend: str | None = None) -> Board:
+    """A random Futoshiki with seed 000's parameters: size, inequalities, givens.
+
+    A hidden solution is drawn by :func:`random_latin_square`; ``inequalities``
+    distinct neighbour pairs are drawn at random and oriented by it, and
+    ``givens`` random cells show its labels. So the board always has a solution.
+
+    Args:
+        n: Size.
+        inequalities: Number of inequality signs (at most ``2 n (n - 1)``).
+        givens: Number of given cells (at most ``n * n``).
+        seed: Random seed (ignored when ``rng`` is given).
+        unique: Add signs or givens until the hidden solution is the only one:
+            while another solution exists, a free neighbour pair that it orders
+            differently gets its sign (chosen at random), or, when there is
+            none, a random cell where it differs becomes a given. The counts
+            then exceed the requested ones.
+        critical: Then remove givens (never signs) until the puzzle is critical.
+        rng: A random generator to draw from.
+        backend: Complete backend for the uniqueness checks.
+
+    Raises:
+        BoardError: for counts out of range.
+
+    Example:
+        >>> b = futoshiki_puzzle(5, inequalities=6, givens=4, seed=2)
+        >>> len(b.less), len(b.clues)
+        (6, 4)
+    """
+    rng = rng or _rng(seed)
+    pairs = _neighbour_pairs(n)
+    if not 0 <= inequalities <= len(pairs):
+        raise BoardError(f"a {n}x{n} Futoshiki has {len(pairs)} neighbour pairs; "
+                         f"cannot place {inequalities} inequalities")
+    if not 0 <= givens <= n * n:
+        raise BoardError(f"a {n}x{n} Futoshiki has {n * n} cells; cannot give {givens}")
+    hidden = [v for row in random_latin_square(n, rng=rng) for v in row]
+    chosen = rng.sample(range(len(pairs)), inequalities)
+    less = [_oriented(pairs[i], hidden) for i in sorted(chosen)]
+    cells = sorted(rng.sample(range(n * n), givens))
+    template = families.futoshiki(n)
+
+    def board_of(less_cells: list[tuple[int, int]], given_cells: list[int]) -> Board:
+        return replace(template, clues=tuple((c, hidden[c]) for c in given_cells),
+                       less=tuple(less_cells))
+
+    board = board_of(less, cells)
+    if unique or critical:
+        used = set(chosen)
+        given = set(cells)
+        solver = counting_backend(build_model(board), backend).name
+        while True:
+            result = solve(board, solver, limit=2)
+            other = next((s for s in result.solutions if list(s) != hidden), None)
+            if other is None:
+                break
+            cut = [i for i, (a, b) in enumerate(pairs) if i not in used
+                   and (hidden[a] < hidden[b]) != (other[a] < other[b])]
+            if cut:
+                used.add(cut[rng.randrange(len(cut))])
+                less = [_oriented(pairs[i], hidden) for i in sorted(used)]
+            else:
+                differ = [c for c in range(n * n) if c not in given and other[c] != hidden[c]]
+                given.add(differ[rng.randrange(len(differ))])
+            board = board_of(less, sorted(given))
+        if critical:
+            board = minimize(board, seed=rng.getrandbits(63), backend=backend)
+    return board
+
+
+# ---------------------------------------------------------------------- QWH
+def _balanced_holes(n: int, holes: int, rng: random.Random) -> list[int]:
+    pattern = random_latin_square(n, rng=rng)
+    per_line, extra = divmod(holes, n)
+    symbols = rng.sample(range(1, n + 1), per_line + (1 if extra else 0))
+    out = [r * n + c for r in range(n) for c in range(n) if pattern[r][c] in symbols[:per_line]]
+    if extra:
+        last = symbols[-1]
+        rows = rng.sample(range(n), extra)
+        out += [r * n + pattern[r].index(last) for r in rows]
+    return out
+
+
+def qwh(n: int, holes: int, pattern: str = "random", seed: int | None = None,
+        rng: random.Random | None = None) -> Board:
+    """A quasigroup-with-holes instance: a random Latin square with ``holes`` empty cells.
+
+    Args:
+        n: Order.
+        holes: Number of empty cells (0..n²).
+        pattern: ``"random"`` (uniform cells) or ``"balanced"`` (every row and
+            column gets ``holes // n`` or ``holes // n + 1``).
+        seed: Random seed (ignored when ``rng`` is given).
+        rng: A random generator to draw from.
+
+    Returns:
+        A ``latin-square`` board; it always has a solution.
+    """
+    if pattern not in PATTERNS:
+        raise UsageError(f"unknown hole pattern {pattern!r}; choose one of {', '.join(PATTERNS)}")
+    if not isinstance(holes, int) or not 0 <= holes <= n * n:
+        raise BoardError(f"a Latin square of order {n} has {n * n} cells; cannot punch {holes} holes")
+    rng = rng or _rng(seed)
+    square = random_latin_square(n, rng=rng)
+    if pattern == "random":
+        empty = set(rng.sample(range(n * n), holes))
+    else:
+        empty = set(_balanced_holes(n, holes, rng))
+    givens = [[0 if r * n + c in empty else square[r][c] for c in range(n)] for r in range(n)]
+    return families.latin_square(n, givens)
+
+
+# ----------------------------------------------------------------- dispatch
+def _template(family: str, size: int | None, params: Mapping[str, Any]) -> Board:
+    makers = {"latin-square": families.latin_square, "futoshiki": families.futoshiki}
+    if family not in makers:
+        raise UsageError(f"unknown family {family!r} (known: {', '.join(makers)})")
+    if params:
+        raise UsageError(f"family {family!r} takes no parameters besides size")
+    if size is None:
+        raise UsageError(f"family {family!r} needs a size")
+    return makers[family](size)
+
+
+def generate(family: str, *, seed: int | None = None, size: int | None = None,
+             params: Mapping[str, Any] | None = None, givens: int | None = None,
+             inequalities: int | None = None, unique: bool = False, critical: bool = False,
+             holes: int | None = None, pattern: str = "random",
+             keep: Iterable[int | Sequence[int]] = (), backend: str | None = None) -> Board:
+    """A random instance of a family (what ``futocp generate`` calls).
+
+    * ``holes``: a QWH instance (``latin-square`` only), see :func:`qwh`;
+    * ``futoshiki``: :func:`futoshiki_puzzle` with ``inequalities`` (default 0)
+      and ``givens`` (default 0);
+    * otherwise a random complete board of the family, then
+      :func:`remove_clues` with ``givens`` / ``unique`` / ``critical`` (with
+      none of them the complete board itself).
+
+    Raises:
+        UsageError: for options that do not go together or an unknown family.
+    """
+    rng = _rng(seed)
+    params = dict(params or {})
+    if holes is not None:
+        if family != "latin-square":
+            raise UsageError("--holes makes QWH instances: use it with the latin-square family")
+        if givens is not None or inequalities is not None or unique or critical:
+            raise UsageError("holes go alone: not with givens, inequalities, unique or critical")
+        if size is None:
+            raise UsageError("a QWH instance needs a size")
+        return qwh(size, holes, pattern, rng=rng)
+    if family == "futoshiki" and size is not None and not params:
+        return futoshiki_puzzle(size, inequalities or 0, givens or 0, rng=rng, unique=unique,
+                                critical=critical, backend=backend)
+    if inequalities is not None:
+        raise UsageError("inequalities are placed on futoshiki boards only")
+    template = _template(family, size, params)
+    full = random_board(template, rng=rng)
+    if givens is None and not unique and not critical:
+        return full
+    return remove_clues(full, givens=givens, unique=unique, critical=critical, keep=keep,
+                        rng=rng, backend=backend)
