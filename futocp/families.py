@@ -325,6 +325,10 @@ class Family:
             if size < 1:
                 raise BoardError(f"size must be a positive integer, got {size}")
         out = {k: self.params[k].parse(v) for k, v in params.items()}
+        given_size = size
+        if size is None:  # a word or multiset given without a box fixes the size too
+            size = next((len(v) for k, v in out.items()
+                         if self.params[k].type in ("word", "multiset")), None)
         defaulted = []
         for key, spec in self.params.items():
             if key in out:
@@ -333,11 +337,15 @@ class Family:
                 out[key] = spec.parse(size)
             elif size is not None and spec.type == "box":
                 out[key] = _most_square(size)
+                if out[key][0] == 1 and size > 3:
+                    raise BoardError(f"size {size} has no box r x c with 1 < r <= c; "
+                                     f"give {key} (e.g. 1x{size})")
             elif spec.default is not None:
                 out[key] = spec.default
                 defaulted.append(key)
             else:
                 raise BoardError(f"family {self.name} needs parameter {key!r}")
+        size = given_size
         if size is not None and self.size_expr is not None:
             n = self._env(out)["n"]
             if n != size:

@@ -21,14 +21,17 @@ from ..board import Board
 from ..errors import InputError, UsageError
 from .base import Format, atomic_write
 from .document import JSON, YAML
+from .jigsaw import JIGSAW
 from .qwh import DZN, PLS
+from .sudoku import SUDOKU
 from .tatham import TATHAM
 from .text import TEXT
 
 __all__ = ["FORMATS", "Format", "detect", "loads", "loads_many", "read", "read_many",
            "dumps", "write", "format_solution"]
 
-FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, PLS, DZN)}
+FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, PLS, DZN, JIGSAW,
+                                                       SUDOKU)}
 
 
 def _register(*formats: Format) -> None:
@@ -44,12 +47,20 @@ def _get(name: str) -> Format:
 
 
 def detect(path: str | None, text: str | None = None) -> str:
-    """The format name for a file: by extension first, then by content."""
+    """The format name for a file: by extension first, then by content.
+
+    When the formats of the extension do not recognise the content but another
+    format does (a ``.txt`` file of Sudoku lines), the content wins.
+    """
     if path:
         low = os.fspath(path).lower()
-        for fmt in FORMATS.values():
-            if any(low.endswith(ext) for ext in fmt.extensions):
-                return fmt.name
+        by_ext = [f for f in FORMATS.values() if any(low.endswith(ext) for ext in f.extensions)]
+        if by_ext and text is not None and not any(f.sniff(text) for f in by_ext):
+            sniffed = next((f for f in FORMATS.values() if f.sniff(text)), None)
+            if sniffed is not None:
+                return sniffed.name
+        if by_ext:
+            return by_ext[0].name
     if text is not None:
         for fmt in FORMATS.values():
             if fmt.sniff(text):

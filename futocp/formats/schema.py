@@ -20,9 +20,10 @@ from typing import Any
 
 from ..board import Board
 from ..errors import BoardError, FutocpError
-from ..families import futoshiki, latin_square
+from ..families import Family, futoshiki, get_family, latin_square, list_families
 
-__all__ = ["SchemaError", "KINDS", "from_data", "to_data", "Path", "field", "grid_givens"]
+__all__ = ["SchemaError", "KINDS", "from_data", "to_data", "Path", "field", "grid_givens",
+           "family_reader", "write_family"]
 
 Path = tuple[Any, ...]
 
@@ -202,11 +203,113 @@ def _write_board(board: Board) -> dict[str, Any]:
     return out
 
 
+def _param_path(fam: Family, doc: dict[str, Any], message: str) -> Path:
+    """The document key a family's geometry error is about (a parameter, or size)."""
+    for key, spec in fam.params.items():
+        if key in doc and (message.startswith(key) or key in message.split()
+                           or (spec.type == "regions" and "region" in message)):
+            return (key,)
+    return ("size",) if "size" in doc else ()
+
+
+def _family_givens(doc: dict[str, Any], layout: list[list[int]], labels: set[Any]
+                   ) -> list[list[Any]] | None:
+    """Read ``givens``: one list per layout row, 0 / null / "." for an empty cell."""
+    rows = field(doc, "givens", list, required=False)
+    if rows is None:
+        return None
+    if len(rows) != len(layout):
+        raise SchemaError(f"givens has {len(rows)} rows, expected {len(layout)}", ("givens",))
+    for r, (row, cells) in enumerate(zip(rows, layout, strict=True)):
+        if not isinstance(row, list):
+            raise SchemaError("a givens row must be a list", ("givens", r))
+        if len(row) != len(cells):
+            raise SchemaError(f"givens row {r} has {len(row)} cells, expected {len(cells)}",
+                              ("givens", r))
+        for c, v in enumerate(row):
+            if v in (0, None, ".", "") and not isinstance(v, bool):
+                continue
+            if v not in labels or isinstance(v, bool):
+                raise SchemaError(f"given {v!r} at ({r},{c}) is not a label of this board "
+                                  f"(expected {_describe(labels)}, or 0 for empty)", ("givens", r, c))
+    return rows
+
+
+def family_reader(name: str) -> Callable[[dict[str, Any]], Board]:
+    """The document reader of a family: ``kind``, ``size``, its parameters, ``givens``, ``less``."""
+
+    def read(doc: dict[str, Any]) -> Board:
+        fam = get_family(name)
+        allowed = {"kind", "name", "givens"} | set(fam.params)
+        allowed |= {"size"} if fam.size_expr is not None else set()
+        allowed |= {"less"} if fam.less_mode != "none" else set()
+        _check_keys(doc, allowed)
+        size = _size(doc) if "size" in doc else None
+        params = {}
+        for key, spec in fam.params.items():
+            if key in doc:
+                try:
+                    params[key] = spec.parse(doc[key])
+                except BoardError as exc:
+                    raise SchemaError(str(exc), (key,)) from None
+        try:
+            base = fam.template(params, size)
+        except BoardError as exc:
+            raise SchemaError(str(exc), _param_path(fam, doc, str(exc))) from None
+        givens = _family_givens(doc, fam.layout(base), set(base.values))
+        less = _grid_less(doc, base.shape[0]) if base.shape and "less" in doc else []
+        try:
+            return fam.build(givens, less, size, **params)
+        except BoardError as exc:
+            msg = str(exc)
+            raise SchemaError(msg, ("less",) if "inequalit" in msg else
+                              ("givens",) if "given" in msg else ()) from None
+
+    return read
+
+
+def _param_data(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_param_data(v) for v in value]
+    return value
+
+
+def write_family(board: Board) -> dict[str, Any]:
+    """The document of a family board (the general ``board`` form if it is not one)."""
+    try:
+        fam = get_family(board.kind)
+        base = fam.template(dict(board.params))
+    except FutocpError:
+        return _write_board(board)
+    same = (base.n_cells == board.n_cells and base.asterisms == board.asterisms
+            and base.labels == board.labels and base.shape == board.shape
+            and base.inscription == board.inscription
+            and set(base.clues) <= set(board.clues))
+    if not same:
+        return _write_board(board)
+    out: dict[str, Any] = {"kind": fam.name}
+    if fam.size_expr is not None and board.shape is not None:
+        out["size"] = board.shape[0]
+    for key, value in board.params:
+        if key != fam.size_expr:
+            out[key] = _param_data(value)
+    empty = 0 if isinstance(board.labels[0], int) else "."
+    clues = board.clue_map
+    out["givens"] = [[clues.get(c, empty) for c in row] for row in fam.layout(board)]
+    if board.less:
+        cols = board.shape[1] if board.shape else 0
+        out["less"] = ([[list(divmod(a, cols)), list(divmod(b, cols))] for a, b in board.less]
+                       if cols else [[a, b] for a, b in board.less])
+    return out
+
+
 KINDS: dict[str, tuple[Callable[[dict[str, Any]], Board], Callable[[Board], dict[str, Any]]]] = {
     "futoshiki": (lambda d: _read_grid(d, futoshiki), _write_grid),
     "latin-square": (lambda d: _read_grid(d, latin_square), _write_grid),
     "board": (_read_board, _write_board),
 }
+for _fam in list_families():  # every family of models/*.yaml, by name
+    KINDS.setdefault(_fam.name, (family_reader(_fam.name), write_family))
 
 
 def from_data(doc: Any) -> Board:
