@@ -74,7 +74,7 @@ class Board:
         set_(self, "labels", tuple(sorted(self.labels, key=label_sort_key)))
         set_(self, "clues", tuple(sorted((int(c), v) for c, v in self.clues)))
         set_(self, "inscription", frozenset(self.inscription))
-        set_(self, "less", tuple((int(a), int(b)) for a, b in self.less))
+        set_(self, "less", tuple(sorted((int(a), int(b)) for a, b in self.less)))
         set_(self, "params", tuple(sorted(self.params)))
         if self.shape is not None:
             set_(self, "shape", (int(self.shape[0]), int(self.shape[1])))

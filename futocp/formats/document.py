@@ -94,8 +94,23 @@ def _dumps_json(board: Board) -> str:
     return _compact(to_data(board)) + "\n"
 
 
+class _Dumper(yaml.SafeDumper):
+    """Block style for documents, flow style for rows and for pairs of coordinates."""
+
+    def represent_list(self, data: list[Any]) -> yaml.Node:
+        def flat(x: Any) -> bool:
+            return not isinstance(x, (list, dict))
+
+        inline = all(flat(x) for x in data) or (
+            len(data) == 2 and all(isinstance(x, list) and all(map(flat, x)) for x in data))
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=inline)
+
+
+_Dumper.add_representer(list, _Dumper.represent_list)
+
+
 def _dumps_yaml(board: Board) -> str:
-    return yaml.safe_dump(to_data(board), sort_keys=False, default_flow_style=None, width=1000)
+    return yaml.dump(to_data(board), Dumper=_Dumper, sort_keys=False, width=1000)
 
 
 def _sniff_json(text: str) -> bool:
