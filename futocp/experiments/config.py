@@ -66,7 +66,8 @@ TOP_KEYS: dict[str, str] = {
     "name": "experiment name (default: the config file's stem)",
     "description": "free text",
     "instances": "list of {path | collection | generate} entries (required)",
-    "backends": "list of backend names or {name, options, label} (required)",
+    "backends": "list of backend names or {name, options, label}, or 'all' (every available "
+                "backend, default options) (required)",
     "repetitions": "runs per (instance, backend variant, filtering); default 1",
     "time_limit": "seconds per run, or null for none; default 60",
     "limit": "solutions per run, null or 'all' for every solution; default 1",
@@ -364,6 +365,11 @@ def _names(rd: _Reader, node: yaml.Node, what: str) -> list[str]:
 
 
 def _backends(rd: _Reader, node: yaml.Node) -> list[BackendVariant]:
+    if isinstance(node, yaml.ScalarNode) and rd.value(node) == "all":
+        names = [n for n, cls in REGISTRY.items() if cls.available() is True]
+        if not names:
+            raise rd.error(node, "backends: all: no backend is available here")
+        return [BackendVariant(n, (), n) for n in names]
     items = rd.sequence(node, "backends")
     if not items:
         raise rd.error(node, "backends: the list is empty")

@@ -237,7 +237,9 @@ def _wide_tables(summary: pd.DataFrame, by: list[str], metric: str) -> tuple[Any
                 crow[f"{lab} {c}"] = _cell(r[c])
         time_rows.append(trow)
         counter_rows.append(crow)
-    return pd.DataFrame(time_rows), pd.DataFrame(counter_rows)
+    counters_df = pd.DataFrame(counter_rows)
+    empty = [c for c in counters_df.columns if c not in by and (counters_df[c] == "–").all()]
+    return pd.DataFrame(time_rows), counters_df.drop(columns=empty)
 
 
 # ------------------------------------------------------------------ plots

@@ -47,8 +47,9 @@ from importlib import metadata
 from typing import Any
 
 from ..backends import get_backend
-from ..errors import FutocpError, UsageError
+from ..errors import FutocpError, UnsupportedError, UsageError
 from ..model import build_model
+from ..result import Result
 from ..verify import verify
 from .config import Config, load_config, parse_config
 from .isolate import kill_all, run_isolated
@@ -116,21 +117,39 @@ def plan(config: Config) -> list[dict[str, Any]]:
 def solve_run(task: Mapping[str, Any]) -> dict[str, Any]:
     """Inside the isolated process: build the model and solve (no verification here).
 
+    A backend that cannot honour the time limit with these options (it raises
+    :class:`~futocp.errors.UnsupportedError`) runs without it: the runner's kill at
+    ``time_limit + margin`` is then the limit (``time_limit_by`` in the stats says
+    which one applied).
+
     Returns:
         ``status``, ``solutions`` (labels per cell), ``exhausted``, ``stats``;
         or ``status = "error"`` and ``reason`` for a futocp error.
     """
+    time_limit = task["time_limit"]
     try:
         backend = get_backend(task["backend"])
         model = build_model(task["board"], filtering=task["filtering"])
-        result = backend.solve(model, limit=task["limit"], time_limit=task["time_limit"],
-                               seed=task["seed"], **dict(task["options"]))
+
+        def attempt(limit_s: float | None) -> Result:
+            return backend.solve(model, limit=task["limit"], time_limit=limit_s,
+                                 seed=task["seed"], **dict(task["options"]))
+
+        try:
+            result = attempt(time_limit)
+            limited_by = "backend" if time_limit is not None else "runner"
+        except UnsupportedError:
+            if time_limit is None:
+                raise
+            # e.g. a SAT solver python-sat cannot interrupt: the runner's kill is the limit
+            result = attempt(None)
+            limited_by = "runner"
     except FutocpError as exc:
         return {"status": "error", "reason": str(exc), "solutions": [], "exhausted": False,
                 "stats": {}}
+    stats = {**result.stats, "time_limit_by": limited_by}
     return {"status": result.status.value, "solutions": [tuple(s) for s in result.solutions],
-            "exhausted": result.exhausted, "stats": result.stats,
-            "reason": result.stats.get("reason")}
+            "exhausted": result.exhausted, "stats": stats, "reason": result.stats.get("reason")}
 
 
 @cache
