@@ -422,6 +422,15 @@ class Family:
             out.append((r1 * cols + c1, r2 * cols + c2))
         return out
 
+    def boxes(self, board: Board) -> tuple[int, int] | None:
+        """The (rows, cols) of the boxes of a board of this family, if it has boxes."""
+        for gen in self.spec["asterisms"]:
+            if isinstance(gen, dict) and "boxes" in gen:
+                env = self._env(dict(board.params))
+                h, w = _evaluate(gen["boxes"], env)
+                return int(h), int(w)
+        return None
+
     def describe_params(self) -> str:
         """``box=3x3, multiset=111222333`` (the defaults), or ``-``."""
         parts = []

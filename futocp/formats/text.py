@@ -32,8 +32,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..board import Board
-from ..errors import InputError, UsageError
+from ..errors import InputError
 from .base import Format
+from .family_text import format_family_text, is_family_header, parse_family_text
 from .latin_grid import SQUARE_KINDS, build_square, square_size
 
 __all__ = ["TEXT", "parse_text", "format_text"]
@@ -197,13 +198,13 @@ def _vertical(rows: list[_Row], marks: list[_Marks], n: int, source: str) -> lis
 
 
 def format_text(board: Board) -> str:
-    """The text-art form of a futoshiki or latin-square board.
+    """The text-art form of a board (other families are drawn by :mod:`.family_text`).
 
     Raises:
-        UsageError: for other kinds of board.
+        UsageError: for boards that are no family's.
     """
     if board.kind not in SQUARE_KINDS:
-        raise UsageError("the text format holds futoshiki and latin-square boards")
+        return format_family_text(board)
     n = square_size(board, "text")
     width = len(str(n))
     clues = board.clue_map
@@ -233,6 +234,9 @@ def format_text(board: Board) -> str:
 
 
 def _loads(text: str, source: str) -> list[Board]:
+    content = _content(text)
+    if content and is_family_header(content[0][1]):
+        return [parse_family_text(text, source)]
     return [parse_text(text, source)]
 
 
@@ -240,7 +244,7 @@ def _sniff(text: str) -> bool:
     content = _content(text)
     if not content:
         return False
-    if _HEADER.match(content[0][1]):
+    if _HEADER.match(content[0][1]) or is_family_header(content[0][1]):
         return True
     cell_rows = [line for _, line in content if not _RELATION_ROW.fullmatch(line)]
     if not all(re.fullmatch(r"[\d.<>\s]+", line) for line in cell_rows):
