@@ -11,7 +11,9 @@ import argparse
 import json
 import os
 import random
+import statistics
 import sys
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -22,13 +24,14 @@ from .backends import REGISTRY, backend_table
 from .board import Board
 from .crosscheck import COUNTERS, crosscheck, disagreements
 from .errors import FutocpError, UsageError
+from .families import family, list_families, parse_param_text
 from .generate import PATTERNS, generate
 from .model import FILTERINGS
 from .puzzles import count, is_critical, minimize, unique_solution
 from .result import Result, Status
 from .verify import verify
 
-__all__ = ["main", "render", "parse_opts"]
+__all__ = ["main", "render", "parse_opts", "load_instances", "collection_summary"]
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2
 
@@ -77,9 +80,76 @@ def _exit_code(result: Result) -> int:
     return EXIT_OK if result.ok else EXIT_UNKNOWN
 
 
+def load_instances(path: str, fmt: str | None = None) -> list[tuple[str, Board]]:
+    """Every instance of a file as ``(name, board)``: the file name for a single
+    instance, ``FILE#k`` (k from 1) for each instance of a collection."""
+    boards = formats.read_many(path, fmt)
+    if len(boards) == 1:
+        return [(path, boards[0])]
+    return [(f"{path}#{k}", board) for k, board in enumerate(boards, 1)]
+
+
+def collection_summary(records: Sequence[dict[str, Any]], elapsed_s: float) -> dict[str, Any]:
+    """Counts and times over per-instance records (keys ``status``, ``verified``, ``wall_s``).
+
+    ``total_s`` sums the instances' wall times, ``median_s`` is their median,
+    ``elapsed_s`` is the whole run (solving and verifying) and
+    ``puzzles_per_s`` = instances / ``elapsed_s``.
+    """
+    walls = [r["wall_s"] for r in records]
+    statuses = [r["status"] for r in records]
+    return {"instances": len(records), "sat": statuses.count("sat"),
+            "unsat": statuses.count("unsat"), "unknown": statuses.count("unknown"),
+            "failed_verification": sum(1 for r in records if not r["verified"]),
+            "total_s": round(sum(walls), 6),
+            "median_s": round(statistics.median(walls), 6) if walls else 0.0,
+            "elapsed_s": round(elapsed_s, 6),
+            "puzzles_per_s": round(len(records) / elapsed_s, 3) if elapsed_s > 0 else None}
+
+
+def _solve_collection(args: argparse.Namespace, instances: list[tuple[str, Board]]) -> int:
+    """``solve`` on a collection: every instance, each verified, then a summary."""
+    limit = None if args.all else args.limit
+    options = parse_opts(args.opt)
+    records = []
+    start = time.perf_counter()
+    for name, board in instances:
+        result = solve(board, args.backend, limit=limit, time_limit=args.time_limit,
+                       seed=args.seed, filtering=args.filtering, **options)
+        problems = [str(v) for s in result.solutions for v in verify(board, s)]
+        record = {"instance": name, "status": result.status.value,
+                  "n_solutions": result.n_solutions, "exhausted": result.exhausted,
+                  "verified": not problems, "wall_s": result.stats["wall_s"],
+                  "build_s": result.stats["build_s"], "solve_s": result.stats["solve_s"]}
+        if args.json:
+            record["solutions"] = [_solution_json(board, s) for s in result.solutions]
+        elif problems:
+            record["problems"] = problems
+        records.append(record)
+        if not args.json:
+            flag = "" if not problems else "  NOT verified: " + problems[0]
+            print(f"{name}  {record['status']}  {record['n_solutions']} solution(s)  "
+                  f"{record['wall_s']:.4f}s{flag}")
+    summary = collection_summary(records, time.perf_counter() - start)
+    if args.json:
+        _print_json({"instance": args.file, "backend": args.backend, "instances": records,
+                     "summary": summary})
+    else:
+        s = summary
+        print(f"\n{s['instances']} instances, backend {args.backend}: {s['sat']} sat, "
+              f"{s['unsat']} unsat, {s['unknown']} unknown, {s['failed_verification']} failed "
+              f"verification; total {s['total_s']:.3f}s, median {s['median_s']:.4f}s, "
+              f"{s['puzzles_per_s']} puzzles/s")
+    ok = summary["unknown"] == 0 and summary["failed_verification"] == 0
+    return EXIT_OK if ok else EXIT_UNKNOWN
+
+
 # ------------------------------------------------------------- sub-commands
 def cmd_solve(args: argparse.Namespace) -> int:
-    board = formats.read(args.file, args.format)
+    instances = load_instances(args.file, args.format)
+    if len(instances) > 1:
+        return _solve_collection(args, instances)
+    board = instances[0][1]
     limit = None if args.all else args.limit
     result = solve(board, args.backend, limit=limit, time_limit=args.time_limit, seed=args.seed,
                    filtering=args.filtering, **parse_opts(args.opt))
@@ -397,6 +467,43 @@ def _add_experiment_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_report)
 
 
+def cmd_families(args: argparse.Namespace) -> int:
+    fams = list_families()
+    if args.json:
+        _print_json([{"name": f.name, "description": f.description, "source": f.source,
+                      "params": {p.name: {"type": p.type, "default": p.show(p.default)
+                                          if p.default is not None else None, "help": p.help}
+                                 for p in f.params.values()}} for f in fams])
+        return EXIT_OK
+    for f in fams:
+        print(f"{f.name:<15} {f.describe_params()}")
+        print(f"{'':<15} {f.description}")
+    return EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    params = dict(parse_param_text(item) for item in args.param or ())
+    board = family(args.family, size=args.size, **params)
+    _emit(board, args.output, args.format)
+    return EXIT_OK
+
+
+def _add_family_commands(sub: Any) -> None:
+    p = sub.add_parser("families", help="list the board families (models/*.yaml) and their rules")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_families)
+
+    p = sub.add_parser("new", help="print an empty instance of a family")
+    p.add_argument("family", help="a family name (futocp families)")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="family parameter, e.g. box=2x3, n=6, word=MAKIKAJI (repeatable)")
+    p.add_argument("--size", type=int, help="the size n, where it fixes the parameters")
+    p.add_argument("--format", choices=sorted(formats.FORMATS), default=None,
+                   help="output format (default json, or by the extension of -o)")
+    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.set_defaults(func=cmd_new)
+
+
 # ------------------------------------------------------------------ parser
 def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="instance file")
@@ -452,6 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_convert)
 
     _add_puzzle_commands(sub)
+    _add_family_commands(sub)
     _add_experiment_commands(sub)
     return parser
 

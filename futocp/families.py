@@ -435,7 +435,12 @@ class Family:
         """``box=3x3, multiset=111222333`` (the defaults), or ``-``."""
         parts = []
         for p in self.params.values():
-            parts.append(f"{p.name}={p.show(p.default)}" if p.default is not None else f"{p.name}=?")
+            if p.default is None:
+                parts.append(f"{p.name}=?")
+            elif p.type == "regions":
+                parts.append(f"{p.name}=(a {len(p.default)}x{len(p.default)} partition)")
+            else:
+                parts.append(f"{p.name}={p.show(p.default)}")
         return ", ".join(parts) or "-"
 
 
