@@ -358,7 +358,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)
         print(f"futocp: seed {seed}", file=sys.stderr)
-    board = generate(args.family, seed=seed, size=args.size, params=parse_opts(args.param),
+    params = dict(parse_param_text(item) for item in args.param or ())
+    board = generate(args.family, seed=seed, size=args.size, params=params,
                      givens=args.givens, inequalities=args.inequalities, unique=args.unique,
                      critical=args.critical, holes=args.holes, pattern=args.pattern,
                      backend=args.backend)

@@ -396,14 +396,8 @@ def qwh(n: int, holes: int, pattern: str = "random", seed: int | None = None,
 
 # ----------------------------------------------------------------- dispatch
 def _template(family: str, size: int | None, params: Mapping[str, Any]) -> Board:
-    makers = {"latin-square": families.latin_square, "futoshiki": families.futoshiki}
-    if family not in makers:
-        raise UsageError(f"unknown family {family!r} (known: {', '.join(makers)})")
-    if params:
-        raise UsageError(f"family {family!r} takes no parameters besides size")
-    if size is None:
-        raise UsageError(f"family {family!r} needs a size")
-    return makers[family](size)
+    """The empty board of a family (:func:`futocp.families.family`)."""
+    return families.family(family, size=size, **params)
 
 
 def generate(family: str, *, seed: int | None = None, size: int | None = None,
@@ -412,6 +406,9 @@ def generate(family: str, *, seed: int | None = None, size: int | None = None,
              holes: int | None = None, pattern: str = "random",
              keep: Iterable[int | Sequence[int]] = (), backend: str | None = None) -> Board:
     """A random instance of a family (what ``futocp generate`` calls).
+
+    The family is any of :func:`futocp.families.list_families` (``size`` and
+    ``params`` as :func:`futocp.families.family` takes them);
 
     * ``holes``: a QWH instance (``latin-square`` only), see :func:`qwh`;
     * ``futoshiki``: :func:`futoshiki_puzzle` with ``inequalities`` (default 0)
@@ -424,21 +421,18 @@ def generate(family: str, *, seed: int | None = None, size: int | None = None,
         UsageError: for options that do not go together or an unknown family.
     """
     rng = _rng(seed)
-    params = dict(params or {})
+    template = _template(family, size, dict(params or {}))
     if holes is not None:
-        if family != "latin-square":
-            raise UsageError("--holes makes QWH instances: use it with the latin-square family")
+        if template.kind != "latin-square":
+            raise UsageError("holes make QWH instances: use them with the latin-square family")
         if givens is not None or inequalities is not None or unique or critical:
             raise UsageError("holes go alone: not with givens, inequalities, unique or critical")
-        if size is None:
-            raise UsageError("a QWH instance needs a size")
-        return qwh(size, holes, pattern, rng=rng)
-    if family == "futoshiki" and size is not None and not params:
-        return futoshiki_puzzle(size, inequalities or 0, givens or 0, rng=rng, unique=unique,
-                                critical=critical, backend=backend)
+        return qwh(template.shape[0], holes, pattern, rng=rng)
+    if template.kind == "futoshiki":
+        return futoshiki_puzzle(template.shape[0], inequalities or 0, givens or 0, rng=rng,
+                                unique=unique, critical=critical, backend=backend)
     if inequalities is not None:
         raise UsageError("inequalities are placed on futoshiki boards only")
-    template = _template(family, size, params)
     full = random_board(template, rng=rng)
     if givens is None and not unique and not critical:
         return full
