@@ -80,9 +80,10 @@ def _puzzle(givens: tuple[int, int, str], regions: tuple[int, int, str], source:
             rows.append([])
         rows[-1].append(v or 0)
     for rid, count in Counter(rtext).items():
-        if count != n:
+        if count != n:  # point at its first cell, or at its first cell too many
+            at = [i for i, x in enumerate(rtext) if x == rid][n if count > n else 0]
             raise InputError(f"region {rid!r} has {count} cells, expected {n}", source, rl,
-                             rc + rtext.index(rid) + 1)
+                             rc + at + 1)
     grid = [list(rtext[r * n:(r + 1) * n]) for r in range(n)]
     try:
         return family("jigsaw", rows, regions=grid)
