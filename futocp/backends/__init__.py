@@ -14,10 +14,11 @@ from __future__ import annotations
 from ..errors import UsageError
 from .base import Backend, Deadline, Option
 from .cpsat import CpsatBackend
+from .pyconstraint import PyconstraintBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table"]
 
-REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend,)}
+REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, PyconstraintBackend)}
 
 
 def get_backend(name: str) -> Backend:
