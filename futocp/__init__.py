@@ -26,7 +26,9 @@ from .errors import (
 )
 from .families import futoshiki, latin_square
 from .formats import dumps, loads, read, read_many, write
+from .generate import generate, random_latin_square
 from .model import Model, build_model
+from .puzzles import CountResult, count, is_critical, is_puzzle, minimize
 from .result import Result, Status
 from .verify import Violation, is_solution, verify
 
@@ -39,4 +41,6 @@ __all__ = [
     "build_model", "solve", "crosscheck", "verify", "is_solution", "get_backend", "REGISTRY",
     "DEFAULT_BACKEND", "futoshiki", "latin_square",
     "read", "read_many", "write", "loads", "dumps", "__version__",
+    "count", "CountResult", "is_puzzle", "is_critical", "minimize", "generate",
+    "random_latin_square",
 ]
