@@ -8,6 +8,7 @@ A configuration names instances, backends and how to run them::
       - collection: ../shared/data/sudoku/top95.txt   # every puzzle of a many-puzzle file
         first: 10                               # (optional) only the first 10
       - generate: {family: futoshiki, size: 6, givens: 6, inequalities: 10, count: 3, seed: 1}
+        group: fut6                             # (optional) the report's `group` column
     backends:
       - cpsat
       - {name: pyconstraint, options: {solver: recursive}, label: pyc-rec}
@@ -47,7 +48,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -83,9 +84,9 @@ TOP_KEYS: dict[str, str] = {
     "report": "defaults of `futocp report`: {by: [columns], metric: wall_s}",
 }
 INSTANCE_KEYS = {
-    "path": ("format",),
-    "collection": ("format", "first"),
-    "generate": (),
+    "path": ("format", "group"),
+    "collection": ("format", "first", "group"),
+    "generate": ("group",),
 }
 BACKEND_KEYS = ("name", "options", "label")
 REPORT_KEYS = ("by", "metric")
@@ -428,26 +429,31 @@ def _instances(rd: _Reader, node: yaml.Node, base: str) -> list[Instance]:
         kind = keys[0]
         entry = rd.mapping(item, what, (kind, *INSTANCE_KEYS[kind]))
         value_node = entry[kind][1]
+        group = None
+        if "group" in entry:
+            group = rd.scalar(entry["group"][1], f"{what}.group", _is_name, "a group name")
         try:
             if kind == "generate":
                 params = rd.mapping(value_node, f"{what}.generate", None)
                 spec = {k: rd.value(v) for k, (_, v) in params.items()}
-                out.extend(generated_instances(spec))
-                continue
-            fmt = None
-            if "format" in entry:
-                fmt = rd.scalar(entry["format"][1], f"{what}.format", _is_name, "a format name")
-            patterns = _names_or_list(rd, value_node, f"{what}.{kind}")
-            if kind == "path":
-                out.extend(path_instances(patterns, base, fmt))
+                found = generated_instances(spec)
             else:
-                first = None
-                if "first" in entry:
-                    first = rd.scalar(entry["first"][1], f"{what}.first", _is_pos_int,
-                                      "a positive integer")
-                out.extend(collection_instances(patterns, base, fmt, first))
+                fmt = None
+                if "format" in entry:
+                    fmt = rd.scalar(entry["format"][1], f"{what}.format", _is_name,
+                                    "a format name")
+                patterns = _names_or_list(rd, value_node, f"{what}.{kind}")
+                if kind == "path":
+                    found = path_instances(patterns, base, fmt)
+                else:
+                    first = None
+                    if "first" in entry:
+                        first = rd.scalar(entry["first"][1], f"{what}.first", _is_pos_int,
+                                          "a positive integer")
+                    found = collection_instances(patterns, base, fmt, first)
         except FutocpError as exc:
             raise rd.error(value_node, f"{what}.{kind}: {exc}") from None
+        out.extend(replace(inst, group=group) if group else inst for inst in found)
     return out
 
 

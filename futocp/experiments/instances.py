@@ -57,11 +57,13 @@ class Instance:
         name: A readable name (file name, ``file#index`` or ``generator#index``).
         spec: Where it came from, JSON-ready.
         board: The puzzle.
+        group: The report group (default: the board's family).
     """
 
     name: str
     spec: dict[str, Any] = field(hash=False, compare=False)
     board: Board = field(repr=False)
+    group: str | None = None
 
     @cached_property
     def hash(self) -> str:
@@ -72,7 +74,7 @@ class Instance:
         """The columns a record carries about its instance."""
         b = self.board
         return {"instance": self.spec, "instance_name": self.name, "instance_hash": self.hash,
-                "family": b.kind, "size": b.k, "cells": b.n_cells, "givens": len(b.clues),
+                "group": self.group or b.kind, "family": b.kind, "size": b.k, "cells": b.n_cells, "givens": len(b.clues),
                 "inequalities": len(b.less)}
 
 

@@ -60,11 +60,13 @@ def _need(module: str) -> Any:
                          f"pip install 'futocp[experiments]'") from None
 
 
-def _planned(path: str) -> set[str] | None:
+def _plan(path: str) -> dict[str, Any] | None:
+    """``OUTPUT/plan.json``: the run ids and labels of the config last run there."""
     try:
         with open(os.path.join(os.path.dirname(path), PLAN), encoding="utf-8") as fh:
-            return set(json.load(fh)["run_ids"])
-    except (OSError, ValueError, KeyError, TypeError):
+            doc = json.load(fh)
+        return doc if isinstance(doc.get("run_ids"), list) else None
+    except (OSError, ValueError, AttributeError):
         return None
 
 
@@ -90,8 +92,9 @@ def read_records(output: str | os.PathLike[str], stale: bool = False) -> list[di
     if torn:
         warnings.warn(f"{path}: skipped {torn} unreadable line(s) (a run killed while writing)",
                       stacklevel=2)
-    planned = None if stale else _planned(path)
-    if planned is not None:
+    doc = None if stale else _plan(path)
+    if doc is not None:
+        planned = set(doc["run_ids"])
         kept = [r for r in records if r.get("run_id") in planned]
         if len(kept) < len(records):
             warnings.warn(f"{path}: left out {len(records) - len(kept)} record(s) of runs the "
@@ -136,6 +139,8 @@ def load(output: str | os.PathLike[str], stale: bool = False) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     if not df.empty:
         df["solved"] = df["status"].isin(SOLVED)
+    doc = _plan(_results_path(output))
+    df.attrs["labels"] = list(doc.get("labels", [])) if doc else []
     return df
 
 
@@ -145,6 +150,12 @@ def _order(values: Sequence[Any]) -> list[Any]:
     for v in values:
         seen.setdefault(v, None)
     return list(seen)
+
+
+def _labels(df: pd.DataFrame) -> list[Any]:
+    """Backend labels in the config's order (``plan.json``), else in order of appearance."""
+    known = [lab for lab in df.attrs.get("labels", []) if lab in set(df["label"])]
+    return known + [lab for lab in _order(df["label"]) if lab not in known]
 
 
 def summarize(df: pd.DataFrame, by: Sequence[str] = ("family", "size"),
@@ -164,7 +175,7 @@ def summarize(df: pd.DataFrame, by: Sequence[str] = ("family", "size"),
             known = ", ".join(c for c in df.columns if not str(c).startswith("_"))
             raise UsageError(f"the results have no column {col!r} (columns: {known})")
     counters = [c for c in COUNTER_COLUMNS if c in df.columns and df[c].notna().any()]
-    labels = _order(df["label"])
+    labels = _labels(df)
     rows = []
     for key, group in df.groupby([*by, "label"], sort=False, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
@@ -178,7 +189,7 @@ def summarize(df: pd.DataFrame, by: Sequence[str] = ("family", "size"),
             wrong=int((group["verified"] == False).sum()),  # noqa: E712 - None is not wrong
             disagreements=int(group["disagreement"].sum()),
             **{f"{metric}_mean": times.mean() if len(times) else math.nan,
-               f"{metric}_std": times.std(ddof=1) if len(times) > 1 else (0.0 if len(times) else math.nan),
+               f"{metric}_std": times.std(ddof=1) if len(times) > 1 else math.nan,
                f"{metric}_median": times.median() if len(times) else math.nan})
         for c in counters:
             row[c] = pd.to_numeric(group[c], errors="coerce").mean()
@@ -215,7 +226,7 @@ def _ms(value: float) -> str:
 def _wide_tables(summary: pd.DataFrame, by: list[str], metric: str) -> tuple[Any, Any]:
     """Seed 000's layouts: one row per group, one time column per backend; and the counters."""
     pd = _need("pandas")
-    labels = _order(summary["label"])
+    labels = _order(summary["label"])  # summarize() sorted them in the config's order
     counters = [c for c in COUNTER_COLUMNS if c in summary.columns]
     time_rows, counter_rows = [], []
     for key, group in summary.groupby(by, sort=False, dropna=False):
@@ -229,7 +240,9 @@ def _wide_tables(summary: pd.DataFrame, by: list[str], metric: str) -> tuple[Any
             r = g.iloc[0]
             scale = metric.endswith("_s")
             mean, std = r[f"{metric}_mean"], r[f"{metric}_std"]
-            text = (f"{_ms(mean)} ± {_ms(std)}" if scale else f"{_cell(mean)} ± {_cell(std)}")
+            show = _ms if scale else _cell
+            text = show(mean) if isinstance(std, float) and math.isnan(std) else \
+                f"{show(mean)} ± {show(std)}"
             if r["solved"] < r["runs"]:
                 text += f" ({r['solved']}/{r['runs']})"
             trow[lab] = text
@@ -237,7 +250,7 @@ def _wide_tables(summary: pd.DataFrame, by: list[str], metric: str) -> tuple[Any
                 crow[f"{lab} {c}"] = _cell(r[c])
         time_rows.append(trow)
         counter_rows.append(crow)
-    counters_df = pd.DataFrame(counter_rows)
+    counters_df = pd.DataFrame(counter_rows).fillna("–")
     empty = [c for c in counters_df.columns if c not in by and (counters_df[c] == "–").all()]
     return pd.DataFrame(time_rows), counters_df.drop(columns=empty)
 
@@ -256,7 +269,7 @@ def plot_time_vs_size(df: pd.DataFrame, path: str, metric: str = "wall_s") -> st
     """Mean ``metric`` of the solved runs against ``size``, one line per backend label."""
     fig, ax = _figure()
     solved = df[df["solved"]]
-    for lab in _order(df["label"]):
+    for lab in _labels(df):
         g = solved[solved["label"] == lab].groupby("size")[metric]
         stats = g.agg(["mean", "std"]).sort_index()
         if stats.empty:
@@ -278,7 +291,7 @@ def plot_cactus(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
     """Instances solved within a time, per backend label (the median over repetitions)."""
     fig, ax = _figure()
     solved = df[df["solved"]]
-    for lab in _order(df["label"]):
+    for lab in _labels(df):
         g = solved[solved["label"] == lab]
         times = g.groupby(["instance_hash", "filtering"])[metric].median().sort_values()
         if times.empty:

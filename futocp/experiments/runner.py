@@ -37,6 +37,7 @@ import hashlib
 import json
 import os
 import platform
+import random
 import socket
 import sys
 from collections import Counter
@@ -415,9 +416,13 @@ def run_experiment(config: Config | str | os.PathLike[str] | Mapping[str, Any], 
         if cfg.text:
             atomic_write(os.path.join(cfg.output, "config.yaml"), cfg.text)
         atomic_write(os.path.join(cfg.output, PLAN),
-                     json.dumps({"experiment": cfg.name, "run_ids": [r["run_id"] for r in runs]}))
+                     json.dumps({"experiment": cfg.name, "labels": [b.label for b in cfg.backends],
+                                 "run_ids": [r["run_id"] for r in runs]}))
         done_ids = read_run_ids(results)
         todo = [r for r in runs if r["run_id"] not in done_ids]
+        # a fixed shuffle: a partial experiment covers every group, and the drift of a
+        # shared machine spreads over all backends instead of favouring the first ones
+        random.Random(cfg.name).shuffle(todo)
         summary.planned, summary.skipped = len(runs), len(runs) - len(todo)
         if not todo:
             return summary
