@@ -110,6 +110,19 @@ def test_config_paths_are_relative_to_the_config(tmp_path: Path) -> None:
     assert cfg.name == "exp"
 
 
+def test_backends_all_and_groups(tmp_path: Path) -> None:
+    cfg = parse_config("""
+        instances:
+          - generate: {family: latin-square, size: 3, count: 2}
+            group: tiny
+        backends: all
+        """, base_dir=tmp_path)
+    available = [n for n, cls in REGISTRY.items() if cls.available() is True]
+    assert [b.label for b in cfg.backends] == available
+    assert {r["group"] for r in plan(cfg)} == {"tiny"}
+    assert {r["family"] for r in plan(cfg)} == {"latin-square"}
+
+
 def test_plan_is_the_product_and_ids_are_stable(tmp_path: Path) -> None:
     cfg = parse_config(SMALL.replace("repetitions: 2", "repetitions: 2\nfiltering: [lists, none]"),
                        base_dir=tmp_path)
@@ -253,6 +266,21 @@ def test_report_writes_tables_and_plots(small_results: Path) -> None:
     assert len(df) == 12 and not df["disagreement"].any()
     with pytest.raises(Exception, match="no column 'colour'"):
         report(small_results, by="colour")
+
+
+def test_cli_run_and_report_exit_codes(small_results: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from futocp.cli import main
+
+    assert main(["report", str(small_results), "--by", "family", "--metric", "solve_s"]) == 0
+    out = capsys.readouterr().out
+    assert "| family | label | runs |" in out and "solve_s" in out
+    assert main(["report", str(small_results), "--metric", "colour"]) == 2
+    assert "no column 'colour'" in capsys.readouterr().err
+    bad = write(tmp_path, "instances: []\nbackends: [cpsat]\n")
+    assert main(["run", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}:1:12: instances: the list is empty" in err
 
 
 def test_disagreeing_records_are_flagged(small_results: Path, tmp_path: Path) -> None:
