@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import importlib
 import multiprocessing
 import os
 import pickle
@@ -236,6 +237,9 @@ def _subprocess_main() -> None:
     """``python -m futocp.experiments.isolate``: (func, arg) pickled on stdin, answer on stdout."""
     answer = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # solver output goes to stderr
+    for name in PRELOAD:  # as the fork server does: solver imports are not a run's time
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
     func, arg = pickle.loads(sys.stdin.buffer.read())
     try:
         message = ("ok", func(arg))
