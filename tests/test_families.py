@@ -90,7 +90,7 @@ def supports(name: str, board: Board) -> bool:
 
 
 def solve_all(name: str, board: Board, limit: int | None = None):
-    return get_backend(name).solve(build_model(board), limit=limit, seed=1)
+    return get_backend(name).solve(build_model(board), limit=limit)
 
 
 def check(board: Board, result) -> None:
@@ -241,7 +241,7 @@ def test_empty_board_solves_with_every_backend(name, fam):
         with pytest.raises(UnsupportedError, match=sorted(missing)[0]):
             get_backend(name).solve(build_model(board))
         return
-    result = get_backend(name).solve(build_model(board), limit=1, seed=1)
+    result = get_backend(name).solve(build_model(board), limit=1)
     assert result.status is Status.SAT and result.n_solutions == 1
     check(board, result)
     for cell, label in board.clues:
@@ -251,7 +251,7 @@ def test_empty_board_solves_with_every_backend(name, fam):
 @pytest.mark.parametrize("name", BACKENDS)
 def test_big_sudoku_solves(name):
     board = sudoku("4x4")
-    result = get_backend(name).solve(build_model(board), limit=1, seed=1)
+    result = get_backend(name).solve(build_model(board), limit=1)
     assert result.status is Status.SAT
     check(board, result)
 
