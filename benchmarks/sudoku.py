@@ -41,7 +41,6 @@ from futocp import formats  # noqa: E402
 from futocp.backends import REGISTRY, get_backend  # noqa: E402
 from futocp.board import Board  # noqa: E402
 from futocp.errors import UnsupportedError  # noqa: E402
-from futocp.families import sudoku  # noqa: E402
 from futocp.model import build_model  # noqa: E402
 from futocp.puzzles import minimize  # noqa: E402
 from futocp.verify import verify  # noqa: E402
@@ -51,19 +50,8 @@ ORDER = ("listcolor", "cpsat", "sat", "pyconstraint")
 
 
 def read_collection(path: Path) -> list[Board]:
-    """The puzzles of a Sudoku line file (the ``sudoku`` format when registered)."""
-    if "sudoku" in formats.FORMATS:
-        return formats.read_many(path, "sudoku")
-    boards = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if len(line) != 81:
-            sys.exit(f"{path}:{number}: expected 81 characters, got {len(line)}")
-        rows = [[0 if ch in ".0" else int(ch) for ch in line[r * 9:(r + 1) * 9]] for r in range(9)]
-        boards.append(sudoku(box=(3, 3), givens=rows))
-    return boards
+    """The puzzles of a Sudoku line file."""
+    return formats.read_many(path, "sudoku")
 
 
 class Tally:
