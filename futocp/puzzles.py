@@ -3,7 +3,8 @@
 A *Latin puzzle* is a board with exactly one solution; it is *critical* when
 removing any clue outside its inscription destroys that uniqueness; minimising
 removes clues in a random (seeded) order while the solution stays unique, until
-the puzzle is critical (seed 003, Alg. 2).
+the puzzle is critical (seed 003, Alg. 2). Clues are the given labels;
+inequalities belong to the board, like its asterisms, and are never removed.
 
 Uniqueness after removing one clue is decided by one satisfiability question,
 not by counting: if the puzzle has the solution ``S`` and its clue on cell
