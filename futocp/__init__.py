@@ -24,7 +24,7 @@ from .errors import (
     UnsupportedError,
     UsageError,
 )
-from .families import futoshiki, latin_square
+from .families import family, futoshiki, jigsaw, latin_square, list_families, sudoku
 from .formats import dumps, loads, read, read_many, write
 from .generate import generate, random_latin_square
 from .model import Model, build_model
@@ -39,7 +39,7 @@ __all__ = [
     "FutocpError", "InputError", "BoardError", "UsageError", "BackendUnavailable",
     "UnsupportedError",
     "build_model", "solve", "crosscheck", "verify", "is_solution", "get_backend", "REGISTRY",
-    "DEFAULT_BACKEND", "futoshiki", "latin_square",
+    "DEFAULT_BACKEND", "futoshiki", "latin_square", "sudoku", "jigsaw", "family", "list_families",
     "read", "read_many", "write", "loads", "dumps", "__version__",
     "count", "CountResult", "is_puzzle", "is_critical", "minimize", "generate",
     "random_latin_square",
