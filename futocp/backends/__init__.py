@@ -15,10 +15,11 @@ from ..errors import UsageError
 from .base import Backend, Deadline, Option
 from .cpsat import CpsatBackend
 from .pyconstraint import PyconstraintBackend
+from .sat import SatBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table"]
 
-REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, PyconstraintBackend)}
+REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, SatBackend, PyconstraintBackend)}
 
 
 def get_backend(name: str) -> Backend:

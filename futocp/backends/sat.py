@@ -1,0 +1,551 @@
+"""SAT backend: a CNF through python-sat (``pysat``).
+
+The *direct encoding*: one Boolean variable per (cell, value index in its
+list), allocated in a :class:`pysat.formula.IDPool` under the object
+``("x", cell, value)``. Cells whose list is a single value (clues, or cells
+the list filtering fixed) get no variable, nor do values the filtering
+removed: they are constants, and every clause is simplified against them
+(clauses made true are dropped, false literals removed).
+
+Exact cover, not only at-most-one:
+
+* per cell, exactly one value of its list;
+* per asterism and value, exactly its multiplicity -- for a plain Latin
+  group that is exactly-one, i.e. *both* at-most-one and at-least-one.
+
+The cardinality constraints are python-sat's own encodings
+(:class:`pysat.card.CardEnc` with ``vpool=`` the pool), option ``card``.
+``pairwise``, ``ladder`` and ``bitwise`` only hold bounds of 1; a multiset
+board's counts above 1 then use :data:`MULTI_FALLBACK` (reported in the stats
+as ``card_multi``).
+
+``Less`` (value(a) < value(b)) is encoded by option ``less``:
+
+* ``support``: for each value v of a, ``x[a,v] -> OR x[b,w] (w > v)`` and for
+  each value w of b, ``x[b,w] -> OR x[a,v] (v < w)``;
+* ``order``: the order encoding of Tamura et al. (Constraints 14(2), 2009):
+  auxiliary variables ``("ge", c, v)`` meaning value(c) >= v, chained
+  (``ge(c,v') -> ge(c,v)`` for v < v'), channelled to the direct ones, and
+  ``ge(a,t) -> ge(b,t+1)`` for every value t of a.
+
+The SAT solver is option ``solver`` (any name of
+:class:`pysat.solvers.SolverNames` installed here). Enumeration adds a
+blocking clause on the cell variables to the same incremental solver after
+each solution. A time limit interrupts the solver
+(``solve_limited(expect_interrupt=True)`` and a timer calling
+``interrupt()``); solvers python-sat cannot interrupt (CaDiCaL, Lingeling,
+Kissat) are refused with a time limit. The defaults of ``card``, ``less`` and
+``solver`` were chosen by measurement (``benchmarks/sat_encodings.py``,
+``docs/performance.md``).
+
+Example:
+    >>> from futocp.families import latin_square
+    >>> from futocp.model import build_model
+    >>> r = SatBackend().solve(build_model(latin_square(3)), limit=None)
+    >>> r.status.value, r.n_solutions, r.exhausted
+    ('sat', 12, True)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import UnsupportedError, UsageError
+from ..model import Model
+from ..propagate import bits
+from ..result import Result, Status
+from .base import Backend, Deadline, Option
+
+__all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "LESS_ENCODINGS",
+           "AMO_ONLY", "MULTI_FALLBACK", "encode"]
+
+CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer",
+                  "mtotalizer", "kmtotalizer", "ladder", "bitwise")
+"""The CNF cardinality encodings of :class:`pysat.card.EncType` (``native`` is
+not CNF and is left out)."""
+
+AMO_ONLY = frozenset({"pairwise", "ladder", "bitwise"})
+"""Encodings python-sat offers for a bound of 1 only."""
+
+MULTI_FALLBACK = "seqcounter"
+"""The encoding used for counts above 1 when ``card`` is one of :data:`AMO_ONLY`."""
+
+LESS_ENCODINGS = ("support", "order")
+
+DEFAULT_CARD = "pairwise"
+DEFAULT_LESS = "support"
+DEFAULT_SOLVER = "cadical195"
+
+Lit = int | bool  # a literal, or a constant (True / False)
+
+
+@dataclass
+class SatFormulation:
+    """The compiled CNF and how to read a solution back.
+
+    Attributes:
+        model: The Model that was encoded.
+        cnf: The :class:`pysat.formula.CNF`.
+        pool: The :class:`pysat.formula.IDPool` (objects ``("x", cell, value)``,
+            ``("ge", cell, value)`` and the cardinality encodings' auxiliaries).
+        var_map: Direct variable -> (cell, value index).
+        cell_vars: Per cell, ``(value index, variable)`` pairs; empty for fixed cells.
+        fixed: Cell -> value index, for cells whose list is a single value.
+        card: The cardinality encoding.
+        less: The Less encoding.
+        card_multi: The encoding used for counts above 1 (None if there are none).
+        trivially_unsat: True when the simplification met an empty clause.
+    """
+
+    model: Model
+    cnf: Any
+    pool: Any
+    var_map: dict[int, tuple[int, int]]
+    cell_vars: list[list[tuple[int, int]]]
+    fixed: dict[int, int]
+    card: str
+    less: str
+    card_multi: str | None = None
+    trivially_unsat: bool = False
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def n_vars(self) -> int:
+        """Number of variables (direct and auxiliary)."""
+        return self.cnf.nv
+
+    @property
+    def n_clauses(self) -> int:
+        """Number of clauses."""
+        return len(self.cnf.clauses)
+
+    def read(self, true_vars: Any) -> tuple[int, ...]:
+        """Value indices per cell from a set-like of the variables that are true.
+
+        Raises:
+            ValueError: if a cell has no true variable or more than one.
+        """
+        out = []
+        for c, pairs in enumerate(self.cell_vars):
+            if not pairs:
+                out.append(self.fixed[c])
+                continue
+            chosen = [v for v, var in pairs if var in true_vars]
+            if len(chosen) != 1:
+                what = "no" if not chosen else f"{len(chosen)}"
+                raise ValueError(f"cell {self.model.board.cell_name(c)} has {what} true "
+                                 f"value variables")
+            out.append(chosen[0])
+        return tuple(out)
+
+    def map_comments(self, prefix: str = "c") -> list[str]:
+        """Comment lines naming every direct variable and every fixed cell."""
+        board = self.model.board
+        vals = self.model.values
+        lines = [f"{prefix} futocp cells {board.n_cells} card {self.card} less {self.less}"]
+        for var, (c, v) in sorted(self.var_map.items()):
+            lines.append(f"{prefix} var {var} = cell {c} {board.cell_name(c)} "
+                         f"label {json.dumps(vals[v])}")
+        for c, v in sorted(self.fixed.items()):
+            lines.append(f"{prefix} fixed cell {c} {board.cell_name(c)} label {json.dumps(vals[v])}")
+        return lines
+
+    def to_dimacs(self) -> str:
+        """The CNF in DIMACS, with ``c var`` / ``c fixed`` lines mapping variables to labels."""
+        parts = self.map_comments("c")
+        parts.append(f"p cnf {self.cnf.nv} {len(self.cnf.clauses)}")
+        parts.extend(" ".join(map(str, cl)) + " 0" for cl in self.cnf.clauses)
+        return "\n".join(parts) + "\n"
+
+    def to_opb(self) -> str:
+        """A pseudo-Boolean (OPB) version over the direct variables.
+
+        Exactly-k constraints become linear equalities (``+1 x1 +1 x2 = 1 ;``),
+        ``Less(a, b)`` the inequality ``sum v*x[b,v] - sum v*x[a,v] >= 1``
+        (v = value index), constants moved to the right-hand side.
+        """
+        model = self.model
+        lines: list[str] = []
+        trivially_false = False
+
+        def emit(terms: list[tuple[int, int]], op: str, rhs: int) -> None:
+            nonlocal trivially_false
+            terms = [(k, var) for k, var in terms if k != 0]
+            if not terms:
+                ok = (0 == rhs) if op == "=" else (0 >= rhs)
+                trivially_false |= not ok
+                return
+            body = " ".join(f"{k:+d} x{var}" for k, var in terms)
+            lines.append(f"{body} {op} {rhs} ;")
+
+        for pairs in self.cell_vars:
+            if pairs:
+                emit([(1, var) for _, var in pairs], "=", 1)
+        lit = [dict(pairs) for pairs in self.cell_vars]
+        for cells, counts in _groups(model):
+            for v in range(model.n_values):
+                need = 1 if counts is None else counts[v]
+                need -= sum(1 for c in cells if self.fixed.get(c) == v)
+                emit([(1, lit[c][v]) for c in cells if v in lit[c]], "=", need)
+        for con in model.less:
+            terms, rhs = [], 1
+            for cell, sign in ((con.b, 1), (con.a, -1)):
+                if cell in self.fixed:
+                    rhs -= sign * self.fixed[cell]
+                else:
+                    terms += [(sign * v, var) for v, var in self.cell_vars[cell]]
+            emit(terms, ">=", rhs)
+        n_vars = len(self.var_map)  # the direct variables are 1..D
+        if trivially_false:  # a constraint false on constants alone: keep it visible
+            n_vars += 1
+            lines += [f"+1 x{n_vars} >= 1 ;", f"-1 x{n_vars} >= 0 ;"]
+        head = [f"* #variable= {n_vars} #constraint= {len(lines)}"]
+        head += self.map_comments("*")
+        return "\n".join(head + lines) + "\n"
+
+
+def _groups(model: Model) -> list[tuple[tuple[int, ...], tuple[int, ...] | None]]:
+    out: list[tuple[tuple[int, ...], tuple[int, ...] | None]] = [
+        (con.cells, None) for con in model.all_different]
+    out += [(con.cells, con.counts) for con in model.counts]
+    return out
+
+
+def _neg(lit: Lit) -> Lit:
+    return (not lit) if isinstance(lit, bool) else -lit
+
+
+def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
+           simplify: bool = True) -> SatFormulation:
+    """Encode a Model as CNF (see the module docstring).
+
+    Args:
+        model: The Model.
+        card: A :data:`CARD_ENCODINGS` name.
+        less: ``"support"`` or ``"order"``.
+        simplify: Run unit propagation on the CNF first and encode again with
+            the values it fixes or removes as constants (the formula is
+            equivalent; it only gets smaller). Skipped when there is no unit clause.
+
+    Returns:
+        The :class:`SatFormulation`.
+
+    Raises:
+        UsageError: for an unknown encoding name.
+    """
+    if card not in CARD_ENCODINGS:
+        raise UsageError(f"unknown card encoding {card!r}; choose one of {', '.join(CARD_ENCODINGS)}")
+    if less not in LESS_ENCODINGS:
+        raise UsageError(f"unknown less encoding {less!r}; choose one of {', '.join(LESS_ENCODINGS)}")
+    t0 = time.perf_counter()
+    domains = list(model.domains)
+    form = _encode(model, domains, card, less)
+    up_fixed = up_removed = 0
+    while simplify and not form.trivially_unsat:
+        units = [cl[0] for cl in form.cnf.clauses if len(cl) == 1]
+        if not units:
+            break
+        forced = _unit_propagate(form.cnf.clauses, units)
+        if forced is None:
+            form.trivially_unsat = True
+            break
+        changed = False
+        for lit in forced:
+            if abs(lit) not in form.var_map:
+                continue
+            c, v = form.var_map[abs(lit)]
+            changed = True
+            if lit > 0:
+                domains[c] = 1 << v
+                up_fixed += 1
+            else:
+                domains[c] &= ~(1 << v)
+                up_removed += 1
+        if not changed:  # only auxiliary variables were settled
+            break
+        if any(d == 0 for d in domains):
+            form.trivially_unsat = True
+            break
+        form = _encode(model, domains, card, less)
+    form.stats.update(encode_s=time.perf_counter() - t0, up_fixed=up_fixed,
+                      up_removed=up_removed)
+    return form
+
+
+def _unit_propagate(clauses: Sequence[Sequence[int]], units: list[int]) -> list[int] | None:
+    """The literals unit propagation derives from the clauses (None on a conflict)."""
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=[cl for cl in clauses if len(cl) > 1]) as s:
+        ok, lits = s.propagate(assumptions=units)
+    return lits if ok else None
+
+
+def _encode(model: Model, domains: Sequence[int], card: str, less: str) -> SatFormulation:
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF, IDPool
+
+    pool = IDPool()
+    clauses: list[list[int]] = []
+    unsat = False
+
+    def add(clause: Iterable[Lit]) -> None:
+        nonlocal unsat
+        out = []
+        for lit in clause:
+            if lit is True:
+                return
+            if lit is not False:
+                out.append(lit)
+        if not out:
+            unsat = True
+        else:
+            clauses.append(out)
+
+    # direct variables (allocated first, so they are 1..D)
+    fixed: dict[int, int] = {}
+    cell_vars: list[list[tuple[int, int]]] = []
+    var_map: dict[int, tuple[int, int]] = {}
+    for c in range(model.n_cells):
+        dom = bits(domains[c])
+        if len(dom) == 1:
+            fixed[c] = dom[0]
+            cell_vars.append([])
+            continue
+        pairs = []
+        for v in dom:
+            var = pool.id(("x", c, v))
+            var_map[var] = (c, v)
+            pairs.append((v, var))
+        cell_vars.append(pairs)
+    lit_of = [dict(pairs) for pairs in cell_vars]
+
+    def x(c: int, v: int) -> Lit:
+        if c in fixed:
+            return fixed[c] == v
+        return lit_of[c].get(v, False)
+
+    multi = MULTI_FALLBACK if card in AMO_ONLY else card
+    used_multi: str | None = None
+
+    def exactly(lits: list[int], k: int) -> None:
+        nonlocal unsat, used_multi
+        n = len(lits)
+        if k < 0 or k > n:
+            unsat = True
+        elif k == 0:
+            clauses.extend([-lit] for lit in lits)
+        elif k == n:
+            clauses.extend([lit] for lit in lits)
+        elif n == 2 and k == 1:
+            clauses.extend(([lits[0], lits[1]], [-lits[0], -lits[1]]))
+        else:
+            name = card
+            if k > 1:
+                name = used_multi = multi
+            clauses.extend(CardEnc.equals(lits, k, vpool=pool,
+                                          encoding=getattr(EncType, name)).clauses)
+
+    for pairs in cell_vars:
+        if pairs:
+            exactly([var for _, var in pairs], 1)
+    for cells, counts in _groups(model):
+        for v in range(model.n_values):
+            need = 1 if counts is None else counts[v]
+            need -= sum(1 for c in cells if fixed.get(c) == v)
+            exactly([lit_of[c][v] for c in cells if v in lit_of[c]], need)
+
+    if model.less:
+        if less == "support":
+            for con in model.less:
+                da, db = bits(domains[con.a]), bits(domains[con.b])
+                for v in da:
+                    add([_neg(x(con.a, v))] + [x(con.b, w) for w in db if w > v])
+                for w in db:
+                    add([_neg(x(con.b, w))] + [x(con.a, v) for v in da if v < w])
+        else:
+            ge_cells = sorted({c for con in model.less for c in (con.a, con.b)})
+            doms = {c: bits(domains[c]) for c in ge_cells}
+            for c in ge_cells:
+                for v in doms[c][1:]:
+                    pool.id(("ge", c, v))
+
+            def ge(c: int, t: int) -> Lit:
+                dom = doms[c]
+                if t <= dom[0]:
+                    return True
+                if t > dom[-1]:
+                    return False
+                nxt = next(v for v in dom if v >= t)
+                return pool.obj2id[("ge", c, nxt)]
+
+            for c in ge_cells:
+                dom = doms[c]
+                for lo, hi in zip(dom[1:], dom[2:], strict=False):
+                    add([_neg(ge(c, hi)), ge(c, lo)])
+                for i, v in enumerate(dom):
+                    up = ge(c, dom[i + 1]) if i + 1 < len(dom) else False
+                    add([_neg(x(c, v)), ge(c, v)])
+                    add([_neg(x(c, v)), _neg(up)])
+                    add([_neg(ge(c, v)), up, x(c, v)])
+            for con in model.less:
+                for t in doms[con.a]:
+                    add([_neg(ge(con.a, t)), ge(con.b, t + 1)])
+
+    cnf = CNF()
+    cnf.clauses = clauses
+    cnf.nv = pool.top
+    return SatFormulation(model, cnf, pool, var_map, cell_vars, fixed, card, less,
+                          card_multi=used_multi, trivially_unsat=unsat,
+                          stats={"direct_vars": len(var_map)})
+
+
+def _solver_names() -> list[str]:
+    from pysat.solvers import SolverNames
+
+    return sorted(n for n in vars(SolverNames) if not n.startswith("_"))
+
+
+class SatBackend(Backend):
+    """SAT through python-sat: direct encoding, exact cover, pysat cardinality encodings."""
+
+    name = "sat"
+    complete = True
+    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less", "strings"})
+    extra = "sat"
+    options = (
+        Option("card", str, DEFAULT_CARD, CARD_ENCODINGS,
+               "cardinality encoding (python-sat pysat.card)"),
+        Option("less", str, DEFAULT_LESS, LESS_ENCODINGS,
+               "encoding of inequalities: support clauses or order encoding"),
+        Option("simplify", bool, True, None,
+               "unit-propagate the CNF and encode again without the values it settles"),
+        Option("solver", str, DEFAULT_SOLVER, None,
+               "python-sat solver name (cadical195, glucose4, minisat22, maplechrono, ...)"),
+    )
+
+    @classmethod
+    def available(cls) -> bool | str:
+        try:
+            import pysat.card  # noqa: F401
+            import pysat.solvers  # noqa: F401
+        except ImportError:
+            return "the python-sat package is not installed"
+        return True
+
+    def compile(self, model: Model, **options: Any) -> SatFormulation:
+        """The CNF of ``model`` (options ``card`` and ``less``; ``solver`` is ignored)."""
+        opts = self.parse_options(options)
+        return encode(model, opts["card"], opts["less"], opts["simplify"])
+
+    @staticmethod
+    def _new_solver(name: str, clauses: Sequence[Sequence[int]]) -> Any:
+        from pysat.solvers import NoSuchSolverError, Solver
+
+        try:
+            return Solver(name=name, bootstrap_with=clauses)
+        except NoSuchSolverError:
+            raise UsageError(f"option solver={name!r}: python-sat has no such solver here; "
+                             f"choose one of {', '.join(_solver_names())}") from None
+
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
+        deadline = Deadline(time_limit)
+        form = self.compile(model, **options)
+        stats: dict[str, Any] = {
+            "variables": form.n_vars,
+            "clauses": form.n_clauses,
+            "direct_vars": form.stats["direct_vars"],
+            "up_fixed": form.stats["up_fixed"],
+            "up_removed": form.stats["up_removed"],
+            "card": form.card,
+            "less": form.less,
+            "solver": options["solver"],
+        }
+        if form.card_multi:
+            stats["card_multi"] = form.card_multi
+        if form.trivially_unsat:
+            stats.update(encode_s=form.stats["encode_s"], solve_s=0.0,
+                         reason="an empty clause after simplification")
+            return Result(Status.UNSAT, [], stats, exhausted=True)
+
+        t1 = time.perf_counter()
+        solver = self._new_solver(options["solver"], form.cnf.clauses)
+        stats["load_s"] = time.perf_counter() - t1
+        stats["encode_s"] = form.stats["encode_s"] + stats["load_s"]
+        try:
+            if time_limit is not None:
+                try:
+                    solver.interrupt()
+                    solver.clear_interrupt()
+                except NotImplementedError:
+                    raise UnsupportedError(
+                        f"python-sat cannot interrupt solver {options['solver']!r}, so it cannot "
+                        f"honour a time limit; choose another solver (glucose4, minisat22, "
+                        f"maplechrono, ...)") from None
+            return self._search(form, solver, limit, deadline, stats)
+        finally:
+            solver.delete()
+
+    @staticmethod
+    def _search(form: SatFormulation, solver: Any, limit: int | None, deadline: Deadline,
+                stats: dict[str, Any]) -> Result:
+        model = form.model
+        solutions: list[tuple[Any, ...]] = []
+        exhausted = False
+        t0 = time.perf_counter()
+        calls = 0
+        while limit is None or len(solutions) < limit:
+            remaining = deadline.remaining()
+            if remaining is None:
+                answer = solver.solve()
+            elif remaining <= 0:
+                break
+            else:
+                timer = threading.Timer(remaining, solver.interrupt)
+                timer.daemon = True
+                timer.start()
+                try:
+                    answer = solver.solve_limited(expect_interrupt=True)
+                finally:
+                    timer.cancel()
+                solver.clear_interrupt()
+            calls += 1
+            if answer is None:  # interrupted at the time limit
+                break
+            if not answer:
+                exhausted = True
+                break
+            assignment = solver.get_model()
+            true_vars = {lit for lit in assignment if lit > 0}
+            values = form.read(true_vars)
+            solutions.append(model.labels_of(values))
+            block = [-var for c, pairs in enumerate(form.cell_vars)
+                     for v, var in pairs if v == values[c]]
+            if not block:
+                exhausted = True
+                break
+            if limit is not None and len(solutions) >= limit:
+                break
+            solver.add_clause(block)
+        stats["solve_s"] = time.perf_counter() - t0
+        stats["sat_calls"] = calls
+        try:
+            acc = solver.accum_stats()
+        except NotImplementedError:
+            acc = {}
+        for key in ("conflicts", "decisions", "propagations", "restarts"):
+            if key in acc:
+                stats[key] = acc[key]
+        if solutions:
+            status = Status.SAT
+        elif exhausted:
+            status = Status.UNSAT
+        else:
+            status = Status.UNKNOWN
+        return Result(status, solutions, stats, exhausted=exhausted)

@@ -1,0 +1,229 @@
+"""Exports of a Model to other solvers' formats, and decoding their answers.
+
+:data:`EXPORTERS` maps a format name to a function ``(model, options) -> str``:
+
+* ``dimacs`` -- the ``sat`` backend's CNF with its options (``card``, ``less``,
+  ``simplify``), with comment lines that map every variable to its cell and
+  label (``c var 17 = cell 3 (0,3) label 4``) and name the fixed cells
+  (``c fixed cell 0 (0,0) label 1``), so that a model printed by any SAT
+  solver can be turned back into a solution with :func:`decode`;
+* ``opb`` -- a pseudo-Boolean version over the same direct variables:
+  exactly-k as linear equalities, ``Less`` as linear inequalities, with the
+  same map in ``*`` comment lines;
+* ``cpsat`` -- the CP-SAT model proto as text (option ``formulation``).
+
+Example:
+    >>> from futocp.families import latin_square
+    >>> from futocp.model import build_model
+    >>> board = latin_square(2, [[1, 0], [0, 0]])
+    >>> text = to_dimacs(build_model(board, filtering="none"), simplify=False)
+    >>> print(*text.splitlines()[:3], "...", sep="\\n")
+    c futocp cells 4 card pairwise less support
+    c var 1 = cell 1 (0,1) label 1
+    c var 2 = cell 1 (0,1) label 2
+    ...
+    >>> decode(board, text, "s SATISFIABLE\\nv -1 2 -3 4 5 -6 0")
+    (1, 2, 2, 1)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .board import Board, Label
+from .errors import InputError, UsageError
+from .model import Model
+
+__all__ = ["EXPORTERS", "export", "to_dimacs", "to_opb", "to_cpsat", "decode", "read_var_map"]
+
+
+def to_dimacs(model: Model, **options: Any) -> str:
+    """The CNF of the ``sat`` backend in DIMACS, with the variable map as comments.
+
+    Args:
+        model: The Model.
+        **options: ``sat`` backend options (``card``, ``less``, ``simplify``; ``solver``
+            is accepted and ignored).
+    """
+    from .backends.sat import SatBackend
+
+    return SatBackend().compile(model, **options).to_dimacs()
+
+
+def to_opb(model: Model, **options: Any) -> str:
+    """A pseudo-Boolean (OPB) formulation over the direct variables.
+
+    Args:
+        model: The Model.
+        **options: ``sat`` backend options; only ``simplify`` changes the result
+            (which values become constants).
+    """
+    from .backends.sat import SatBackend
+
+    return SatBackend().compile(model, **options).to_opb()
+
+
+def to_cpsat(model: Model, **options: Any) -> str:
+    """The CP-SAT model proto as text.
+
+    Args:
+        model: The Model.
+        **options: ``cpsat`` backend options (``formulation``).
+    """
+    from .backends.cpsat import CpsatBackend
+
+    return CpsatBackend().compile(model, **options).proto_text()
+
+
+EXPORTERS: dict[str, Callable[[Model, dict[str, Any]], str]] = {
+    "dimacs": lambda model, options: to_dimacs(model, **options),
+    "opb": lambda model, options: to_opb(model, **options),
+    "cpsat": lambda model, options: to_cpsat(model, **options),
+}
+
+
+def export(model: Model, to: str, **options: Any) -> str:
+    """The text of ``model`` in format ``to`` (a key of :data:`EXPORTERS`).
+
+    Raises:
+        UsageError: for an unknown format.
+    """
+    try:
+        fn = EXPORTERS[to]
+    except KeyError:
+        raise UsageError(f"unknown export format {to!r} (known: {', '.join(EXPORTERS)})") from None
+    return fn(model, options)
+
+
+_HEAD = re.compile(r"futocp cells (\d+)\b")
+_VAR = re.compile(r"var (\d+) = cell (\d+) \S+ label (.+)$")
+_FIXED = re.compile(r"fixed cell (\d+) \S+ label (.+)$")
+
+
+def read_var_map(text: str, source: str = "<dimacs>") -> tuple[int, dict[int, tuple[int, Label]],
+                                                                dict[int, Label]]:
+    """Read the variable map from DIMACS (``c``) or OPB (``*``) comment lines.
+
+    Returns:
+        ``(n_cells, var -> (cell, label), fixed cell -> label)``.
+
+    Raises:
+        InputError: when the map is missing or a map line is malformed.
+    """
+    n_cells: int | None = None
+    var_map: dict[int, tuple[int, Label]] = {}
+    fixed: dict[int, Label] = {}
+    for no, line in enumerate(text.splitlines(), 1):
+        if not line.startswith(("c ", "* ")):
+            continue
+        body = line[2:].strip()
+        head = _HEAD.match(body)
+        if head:
+            n_cells = int(head.group(1))
+            continue
+        m = _VAR.match(body) or _FIXED.match(body)
+        if not m:
+            if body.startswith(("var ", "fixed ")):
+                raise InputError(f"malformed variable map line: {line!r}", source, no, 1)
+            continue
+        try:
+            label = json.loads(m.group(m.lastindex))
+        except json.JSONDecodeError:
+            label = None
+        if isinstance(label, bool) or not isinstance(label, (int, str)):
+            col = m.start(m.lastindex) + 3
+            raise InputError(f"bad label {m.group(m.lastindex)!r} in the variable map", source, no, col)
+        if m.re is _VAR:
+            var = int(m.group(1))
+            if var in var_map:
+                raise InputError(f"variable {var} is mapped twice", source, no, 1)
+            var_map[var] = (int(m.group(2)), label)
+        else:
+            fixed[int(m.group(1))] = label
+    if n_cells is None or not (var_map or fixed):
+        raise InputError("no futocp variable map (comment lines 'futocp cells N' and "
+                         "'var V = cell C ... label L'); export the formula with futocp", source)
+    return n_cells, var_map, fixed
+
+
+_LIT = re.compile(r"^(-?)x?(\d+)$")
+
+
+def _true_vars(model_text: str, source: str) -> set[int]:
+    true: set[int] = set()
+    false: set[int] = set()
+    seen_values = False
+    for no, line in enumerate(model_text.splitlines(), 1):
+        tokens = list(re.finditer(r"\S+", line))
+        if not tokens or tokens[0].group() in ("c", "*", "o"):
+            continue
+        if tokens[0].group() == "s":
+            verdict = line[tokens[1].start():].strip().upper() if len(tokens) > 1 else ""
+            if verdict in ("UNSATISFIABLE", "UNKNOWN", "INDETERMINATE"):
+                raise InputError(f"the solver answered {verdict}: there is no model to decode",
+                                 source, no, 1)
+            continue
+        if tokens[0].group() == "v":
+            tokens = tokens[1:]
+        for tok in tokens:
+            m = _LIT.match(tok.group())
+            if not m:
+                raise InputError(f"expected a literal (an integer), got {tok.group()!r}",
+                                 source, no, tok.start() + 1)
+            var = int(m.group(2))
+            seen_values = True
+            if var == 0:
+                continue
+            neg = m.group(1) == "-"
+            if var in (true if neg else false):
+                raise InputError(f"variable {var} is both true and false", source, no,
+                                 tok.start() + 1)
+            (false if neg else true).add(var)
+    if not seen_values:
+        raise InputError("no model: expected literals such as 'v 1 -2 3 0'", source)
+    return true
+
+
+def decode(board_or_model: Board | Model, formula_text: str, model_text: str) -> tuple[Label, ...]:
+    """Turn an external solver's model back into a solution (labels per cell).
+
+    Args:
+        board_or_model: The Board (or Model) the formula was exported from.
+        formula_text: The exported DIMACS or OPB text (or just its comment lines).
+        model_text: The solver's answer: ``v`` lines (``v 1 -2 3 ... 0``, or
+            ``v x1 -x2`` from a PB solver), or plain integers; ``s`` and ``c``
+            lines are skipped.
+
+    Returns:
+        One label per cell, fixed cells included (check it with :func:`futocp.verify`).
+
+    Raises:
+        InputError: for a missing or malformed map or model, a model for another
+            board, or a model that gives a cell no label or two.
+    """
+    board = board_or_model.board if isinstance(board_or_model, Model) else board_or_model
+    n_cells, var_map, fixed = read_var_map(formula_text)
+    if n_cells != board.n_cells:
+        raise InputError(f"the formula is for {n_cells} cells, the board has {board.n_cells}",
+                         "<dimacs>")
+    true = _true_vars(model_text, "<model>")
+    chosen: dict[int, list[Label]] = {c: [label] for c, label in fixed.items()}
+    for var, (c, label) in var_map.items():
+        if var in true:
+            chosen.setdefault(c, []).append(label)
+    values = set(board.values)
+    out: list[Label] = []
+    for c in range(board.n_cells):
+        labels = chosen.get(c, [])
+        if len(labels) != 1:
+            what = "no label" if not labels else f"{len(labels)} labels"
+            raise InputError(f"the model gives cell {board.cell_name(c)} {what}; "
+                             f"is it a model of this formula?", "<model>")
+        if labels[0] not in values:
+            raise InputError(f"label {labels[0]!r} of cell {board.cell_name(c)} is not a label "
+                             f"of this board", "<dimacs>")
+        out.append(labels[0])
+    return tuple(out)
