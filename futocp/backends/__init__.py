@@ -14,12 +14,13 @@ from __future__ import annotations
 from ..errors import UsageError
 from .base import Backend, Deadline, Option
 from .cpsat import CpsatBackend
+from .listcolor import ListcolorBackend
 from .pyconstraint import PyconstraintBackend
 from .sat import SatBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table"]
 
-REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, SatBackend, PyconstraintBackend)}
+REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend)}
 
 
 def get_backend(name: str) -> Backend:
