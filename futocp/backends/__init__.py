@@ -15,12 +15,13 @@ from ..errors import UsageError
 from .base import Backend, Deadline, Option
 from .cpsat import CpsatBackend
 from .listcolor import ListcolorBackend
+from .minizinc import MinizincBackend
 from .pyconstraint import PyconstraintBackend
 from .sat import SatBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table"]
 
-REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend)}
+REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend)}
 
 
 def get_backend(name: str) -> Backend:

@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from ..errors import FutocpError, UsageError
+from ..errors import FutocpError, UnsupportedError, UsageError
 from ..model import Model
 from ..result import Result, Status
 from .base import Backend, Deadline, Option
@@ -283,9 +283,9 @@ class PyconstraintBackend(Backend):
         options = _concrete(options, limit)
         local = options["solver"] == "minconflicts"
         if local and limit != 1:
-            raise UsageError(f"backend 'pyconstraint' with solver=minconflicts finds one solution "
-                             f"per run and cannot enumerate: use limit=1 (got {limit}) or "
-                             f"another solver")
+            raise UnsupportedError(f"backend 'pyconstraint' with solver=minconflicts finds one "
+                                   f"solution per run and cannot enumerate: use limit=1 "
+                                   f"(got {limit}) or another solver")
         if options["steps"] < 1:
             raise UsageError(f"option steps={options['steps']}: expected a positive integer")
         t0 = time.perf_counter()
