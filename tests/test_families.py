@@ -34,6 +34,7 @@ from futocp.families import (
 )
 from futocp.formats.sudoku import parse_lines
 from futocp.model import build_model
+from futocp.puzzles import is_critical
 from futocp.result import Status
 from futocp.verify import verify
 
@@ -469,6 +470,24 @@ def test_tdoku_counts_and_solutions():
         check(e.board, result)
         if e.solution is not None:
             assert result.solutions == [e.solution]
+
+
+# ------------------------------------------------------------------ the gallery
+GALLERY = json.loads((ROOT / "instances" / "gallery.json").read_text())
+
+
+@pytest.mark.parametrize("rel", sorted(GALLERY))
+def test_gallery_puzzles_are_unique_and_critical(rel):
+    entry = GALLERY[rel]
+    boards = formats.read_many(ROOT / "instances" / rel)
+    assert len(boards) == len(entry["puzzles"]) and {b.kind for b in boards} == {entry["family"]}
+    for board, record in zip(boards, entry["puzzles"], strict=True):
+        assert len(board.clues) - len(board.inscription) == record["clues"]
+        result = get_backend("cpsat").solve(build_model(board), limit=2)
+        assert result.n_solutions == 1 and result.exhausted
+        check(board, result)
+        if board.n_cells <= 100:  # the 16x16 one is checked by scripts/make_gallery.py --check
+            assert is_critical(board) == (True, None)
 
 
 # ------------------------------------------------------------------ command line
