@@ -257,6 +257,14 @@ def test_big_sudoku_solves(name):
     check(board, result)
 
 
+@pytest.mark.skipif("listcolor" not in COMPLETE, reason="listcolor is not available")
+def test_sudoku_25_solves():
+    board = sudoku("5x5")
+    result = get_backend("listcolor").solve(build_model(board), limit=1)
+    assert result.status is Status.SAT
+    check(board, result)
+
+
 @pytest.mark.parametrize("name", BACKENDS)
 @pytest.mark.parametrize("board, expected", [
     (sudoku("2x2"), 288),
@@ -331,7 +339,7 @@ def family_boards(draw):
 
 @pytest.mark.skipif(len(COMPLETE) < 2 or "cpsat" not in COMPLETE,
                     reason="needs cpsat and another complete backend")
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(family_boards())
 def test_complete_backends_agree_on_family_boards(board):
     answers = {}
