@@ -8,6 +8,7 @@ Model or the backends.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 from collections import Counter
@@ -496,6 +497,16 @@ def test_gallery_puzzles_are_unique_and_critical(rel):
         check(board, result)
         if board.n_cells <= 100:  # the 16x16 one is checked by scripts/make_gallery.py --check
             assert is_critical(board) == (True, None)
+
+
+def test_families_doc_is_current():
+    """docs/families.md is what scripts/make_gallery.py --docs writes today."""
+    spec = importlib.util.spec_from_file_location("make_gallery", ROOT / "scripts" / "make_gallery.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    expected = module.render_docs(GALLERY)
+    assert (ROOT / "docs" / "families.md").read_text() == expected, \
+        "docs/families.md is stale: run python scripts/make_gallery.py --docs"
 
 
 # ------------------------------------------------------------------ command line
