@@ -23,10 +23,12 @@ from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
 from .board import Board
 from .crosscheck import COUNTERS, crosscheck, disagreements
-from .errors import FutocpError, UsageError
+from .errors import FutocpError, InputError, UsageError
+from .export import EXPORTERS, decode, export
 from .families import family, list_families, parse_param_text
 from .generate import PATTERNS, generate
-from .model import FILTERINGS
+from .model import FILTERINGS, build_model
+from .mzn import SOLUTION_PREFIX, parse_mzn_output
 from .puzzles import count, is_critical, minimize, unique_solution
 from .result import Result, Status
 from .verify import verify
@@ -262,6 +264,48 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
         print(f"{len(boards)} instance(s), {bad} with a disagreement or failed verification"
               if len(boards) > 1 else ("all backends agree" if agree else "backends DISAGREE"))
     return EXIT_OK if agree else EXIT_UNKNOWN
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    board = formats.read(args.file, args.format)
+    text = export(build_model(board, args.filtering), args.to, **parse_opts(args.opt))
+    if args.output:
+        formats.base.atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _read_file(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), path) from None
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    board = formats.read(args.file, args.format)
+    answer = _read_file(args.model)
+    if args.formula is None:
+        model = build_model(board, args.filtering)
+        if SOLUTION_PREFIX in answer:
+            solutions = parse_mzn_output(model, answer).solutions
+            if not solutions:
+                raise InputError("no solution line in the MiniZinc output", args.model)
+            values = solutions[0]
+        else:
+            values = decode(board, export(model, "dimacs", **parse_opts(args.opt)), answer)
+    else:
+        values = decode(board, _read_file(args.formula), answer)
+    problems = verify(board, values)
+    if args.json:
+        _print_json({"instance": args.file, "solution": _solution_json(board, values),
+                     "verified": not problems, "violations": [str(v) for v in problems]})
+    else:
+        print(render(board, values))
+        print("verified" if not problems else "NOT verified: " + "; ".join(map(str, problems)))
+    return EXIT_OK if not problems else EXIT_UNKNOWN
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -552,6 +596,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--filtering", choices=FILTERINGS, default="lists")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_crosscheck)
+
+    p = sub.add_parser("export", help="write the instance as DIMACS, OPB, a CP-SAT proto or MiniZinc")
+    _add_input(p)
+    p.add_argument("--to", required=True, choices=sorted(EXPORTERS))
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
+                   help="encoding option of the backend behind the format (e.g. card=seqcounter)")
+    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
+    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("decode", help="turn an external solver's model back into a verified solution")
+    _add_input(p)
+    p.add_argument("model", help="the solver's output (DIMACS 'v' lines, OPB, or MiniZinc output)")
+    p.add_argument("--formula", help="the exported DIMACS/OPB file (default: re-encode the instance "
+                                     "with --opt and --filtering, as export does)")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE")
+    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_decode)
 
     p = sub.add_parser("convert", help="convert an instance to another format")
     _add_input(p)

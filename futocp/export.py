@@ -10,7 +10,8 @@
 * ``opb`` -- a pseudo-Boolean version over the same direct variables:
   exactly-k as linear equalities, ``Less`` as linear inequalities, with the
   same map in ``*`` comment lines;
-* ``cpsat`` -- the CP-SAT model proto as text (option ``formulation``).
+* ``cpsat`` -- the CP-SAT model proto as text (option ``formulation``);
+* ``mzn`` -- a MiniZinc model with its data (:func:`futocp.mzn.to_mzn`).
 
 Example:
     >>> from futocp.families import latin_square
@@ -82,7 +83,14 @@ EXPORTERS: dict[str, Callable[[Model, dict[str, Any]], str]] = {
     "dimacs": lambda model, options: to_dimacs(model, **options),
     "opb": lambda model, options: to_opb(model, **options),
     "cpsat": lambda model, options: to_cpsat(model, **options),
+    "mzn": lambda model, options: _to_mzn(model, **options),
 }
+
+
+def _to_mzn(model: Model, **options: Any) -> str:
+    from .mzn import to_mzn
+
+    return to_mzn(model, **options)
 
 
 def export(model: Model, to: str, **options: Any) -> str:

@@ -100,3 +100,30 @@ def test_time_limit_exit_1(tmp_path, capsys):
     code = main(["solve", str(path), "--backend", "cpsat", "--all", "--time-limit", "0.3", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == (1 if out["status"] == "unknown" else 0)
+
+
+def test_export_dimacs_solved_externally_then_decoded(puzzle, tmp_path, capsys):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    cnf = tmp_path / "p.cnf"
+    assert main(["export", puzzle, "--to", "dimacs", "--opt", "card=seqcounter", "-o", str(cnf)]) == 0
+    with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
+        assert solver.solve()
+        answer = tmp_path / "model.txt"
+        answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n")
+    assert main(["decode", puzzle, str(answer), "--formula", str(cnf), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verified"] is True
+    # Without --formula the instance is re-encoded with the same options.
+    assert main(["decode", puzzle, str(answer), "--opt", "card=seqcounter", "--json"]) == 0
+    capsys.readouterr()
+    answer.write_text("v " + " ".join(str(-abs(int(x))) for x in answer.read_text().split()[3:-1]) + " 0\n")
+    assert main(["decode", puzzle, str(answer), "--formula", str(cnf)]) == 2
+    assert "gives cell" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("to, marker", [("opb", "* #variable="), ("cpsat", "variables"),
+                                        ("mzn", "array[CELLS] of var VALUES")])
+def test_export_formats(puzzle, capsys, to, marker):
+    assert main(["export", puzzle, "--to", to]) == 0
+    assert marker in capsys.readouterr().out
