@@ -58,8 +58,9 @@ def test_latin_square_4_count(solver: str) -> None:
     assert r.stats["solutions"] == 576
 
 
+@pytest.mark.parametrize("less", ["chains", "pairs"])
 @pytest.mark.parametrize("alldifferent", ["library", "permutation"])
-def test_futoshiki_count(alldifferent: str) -> None:
+def test_futoshiki_count(alldifferent: str, less: str) -> None:
     # first row fixed to 1 2 3 4 leaves 4 x 4 Latin squares with that row: 576 / 24 = 24;
     # (1,0) < (2,0) and (3,3) < (3,2) cut them further: counted by brute force below
     board = futoshiki(4, [[1, 2, 3, 4], [0] * 4, [0] * 4, [0] * 4],
@@ -67,7 +68,7 @@ def test_futoshiki_count(alldifferent: str) -> None:
     every = solve(latin_square(4, [[1, 2, 3, 4], [0] * 4, [0] * 4, [0] * 4]), limit=None)
     expected = sum(1 for s in every.solutions if s[4] < s[8] and s[15] < s[14])
     assert 0 < expected < 24
-    r = solve(board, limit=None, alldifferent=alldifferent)
+    r = solve(board, limit=None, alldifferent=alldifferent, less=less)
     assert (r.status, r.n_solutions, r.exhausted) == (Status.SAT, expected, True)
 
 
@@ -104,12 +105,35 @@ def test_count_constraint_on_partial_assignments() -> None:
     assert con(cells, free, {0: 1}, False)
     free[3].hideValue(0)
     assert not con(cells, free, {0: 1}, False)
+    # forcing: value 0 needs two cells and only two can take it; value 2 has one cell left
+    doms = {1: Domain([0, 2]), 2: Domain([0, 1, 2]), 3: Domain([1, 2])}
+    assert con(cells, doms, {0: 1}, True)
+    assert (list(doms[1]), list(doms[2]), list(doms[3])) == ([0], [0], [2])
+
+
+def test_chain_constraint_propagates_bounds() -> None:
+    from constraint import Domain
+
+    from futocp.backends.pyconstraint import _chain_class
+
+    con = _chain_class()([(0, 1), (1, 2)])  # x0 < x1 < x2
+    doms = {c: Domain([0, 1, 2, 3]) for c in range(3)}
+    assert con([0, 1, 2], doms, {0: 1}, True)
+    assert (list(doms[1]), list(doms[2])) == ([2], [3])
+    doms = {c: Domain([0, 1, 2, 3]) for c in range(3)}
+    assert not con([0, 1, 2], doms, {2: 1}, True)  # x0 < x1 < 1 has no room
+    assert not con([0, 1, 2], doms, {0: 2, 1: 1})
+    assert con([0, 1, 2], doms, {0: 0, 1: 1, 2: 3})
 
 
 def test_unsat() -> None:
     for solver in BACKTRACKING:
-        r = solve(pigeonhole(6), limit=None, solver=solver)
-        assert (r.status, r.n_solutions, r.exhausted) == (Status.UNSAT, 0, True)
+        for alldifferent in ("permutation", "library"):
+            r = solve(pigeonhole(6), limit=None, solver=solver, alldifferent=alldifferent)
+            assert (r.status, r.n_solutions, r.exhausted) == (Status.UNSAT, 0, True)
+    # the counting constraint sees the pigeonhole at once
+    r = solve(pigeonhole(12), alldifferent="permutation")
+    assert r.status is Status.UNSAT
     # label 3 is once per line: the 3s at (1,3), (2,0), (3,1) force (0,2) = 3, a clue says 1
     board = Board(16, tuple(grid_lines(4, 4)), (1, 1, 2, 3),
                   clues=((2, 1), (7, 3), (8, 3), (13, 3)), shape=(4, 4))
@@ -138,8 +162,9 @@ def test_limit_and_exhausted() -> None:
 
 
 def test_time_limit_stops_the_search() -> None:
-    # forward checking needs about 10! nodes here (minutes); the child is killed at 0.5 s
-    r = solve(pigeonhole(12), time_limit=0.5)
+    # with AllDifferentConstraint, forward checking needs about 10! nodes here (minutes);
+    # the child is killed at 0.5 s
+    r = solve(pigeonhole(12), time_limit=0.5, alldifferent="library")
     assert r.status is Status.UNKNOWN
     assert r.stats["timed_out"] is True and r.exhausted is False
 
@@ -195,5 +220,5 @@ def test_spawned_child(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(module, "_start_method", lambda: "spawn")
     r = solve(latin_square(4), limit=None, time_limit=60)
     assert (r.n_solutions, r.exhausted, r.stats["process"]) == (576, True, "spawn")
-    r = solve(pigeonhole(12), time_limit=0.5)
+    r = solve(pigeonhole(12), time_limit=0.5, alldifferent="library")
     assert r.status is Status.UNKNOWN

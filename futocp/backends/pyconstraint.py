@@ -4,14 +4,24 @@ The formulation: one variable per cell whose domain is the cell's list (value
 indices into :attr:`~futocp.model.Model.values`, so index order is label order
 and ``Less`` compares indices); a clue cell has a one-value domain.
 
-* AllDifferent asterism -> ``AllDifferentConstraint``;
+* AllDifferent asterism -> option ``alldifferent``: ``permutation`` (default)
+  posts :func:`count_constraint` with every count 1; ``library`` posts
+  python-constraint's ``AllDifferentConstraint``;
 * Count asterism (a multiset) -> option ``count``: ``gcc`` (default) posts one
-  :func:`count_constraint` per asterism, a counting constraint that rejects a
-  value used more often than its multiplicity, hides saturated values from the
-  asterism's unassigned cells and fails when a value can no longer reach its
-  multiplicity; ``someinset`` posts python-constraint's own
+  :func:`count_constraint` per asterism; ``someinset`` posts python-constraint's
   ``SomeInSetConstraint({v}, n=multiplicity, exact=True)`` per (asterism, value);
-* Less -> ``FunctionConstraint(operator.lt)`` on the two cells.
+* Less -> option ``less``: ``chains`` (default) posts one bounds-propagating
+  constraint per connected component of the inequality graph; ``pairs`` posts
+  ``FunctionConstraint(operator.lt)`` per inequality.
+
+The counting constraint, checked after every assignment, rejects a value used
+more often than its multiplicity, hides a used-up value from the asterism's
+unassigned cells, fails when a value can no longer reach its multiplicity and,
+when the cells that can still take a value are exactly as many as it needs,
+hides every other value from them (for a Latin asterism: the hidden single).
+``AllDifferentConstraint`` only hides the assigned value. A pairwise ``<``
+narrows only the other cell of the pair, and only once one side is assigned;
+the chain constraint narrows every cell of the component to its bounds.
 
 The python-constraint solver is option ``solver``: ``backtracking``
 (BacktrackingSolver), ``optimized`` (OptimizedBacktrackingSolver),
@@ -19,14 +29,16 @@ The python-constraint solver is option ``solver``: ``backtracking``
 (MinConflictsSolver: local search, incomplete, one solution per run, so it
 answers ``unknown`` rather than ``unsat`` and refuses a ``limit`` other than 1),
 or ``auto`` (default): backtracking for one solution, optimized to enumerate.
-Measured here: the optimized solver orders the variables once, by degree and
-initial list size, and on an empty Latin square of order 15 finds no solution
-in 15 s where BacktrackingSolver (which re-sorts by current list size) takes
-0.04 s; enumerating the 161,280 Latin squares of order 5 it is faster
-(14-17 s against 26 s). Option ``alldifferent=permutation`` replaces
-``AllDifferentConstraint`` by the counting constraint with every count 1, which
-also fails when a value has no cell left: 2-7x faster to a first solution on
-orders 20-30, 1.4-1.8x slower to enumerate order 5.
+The optimized solver orders the variables once (by degree, then initial list
+size), the other two re-sort by current list size at each node.
+
+The defaults are measured side by side by ``benchmarks/pyconstraint_options.py``
+(numbers in ``docs/performance.md``): on the shipped Futoshiki of order 7-9
+with a 10 s cap, the defaults solve all but the 12x12; ``alldifferent=library``,
+``less=pairs`` or ``solver=optimized`` each leave four to seven of them
+unsolved. All three library solvers fail on the 12x12 (python-constraint's
+solvers order variables by degree before list size, and propagate only from
+the constraints of the cell just assigned).
 
 python-constraint has neither a solution limit nor a time limit; this backend
 adds both: it draws at most ``limit`` solutions from ``getSolutionIter()``
@@ -113,24 +125,119 @@ def _count_class() -> type:
                             return False
             for x, k in enumerate(need):
                 if k:
-                    supply = 0
-                    for var in free:
-                        if x in domains[var]:
-                            supply += 1
-                            if supply >= k:
-                                break
-                    else:
+                    holders = [var for var in free if x in domains[var]]
+                    if len(holders) < k:
                         return False
+                    if forwardcheck and len(holders) == k:
+                        # every cell that can take x must take it (a hidden single when k = 1)
+                        for var in holders:
+                            dom = domains[var]
+                            for y in dom[:]:
+                                if y != x:
+                                    dom.hideValue(y)
+                            if not dom:
+                                return False
             return True
 
     return CountConstraint
+
+
+@cache
+def _chain_class() -> type:
+    """The inequality-chain constraint class (defined lazily, like :func:`_count_class`)."""
+    from constraint import Constraint
+
+    class LessChainConstraint(Constraint):
+        """``value(a) < value(b)`` for every pair, with bounds propagation along chains.
+
+        Posted once per connected component of the inequality graph, so it is
+        called whenever any of the component's cells is assigned; with forward
+        checking it then narrows every unassigned cell of the component to the
+        bounds the chains allow (to a fixpoint), not only the assigned cell's
+        direct neighbours.
+        """
+
+        def __init__(self, pairs: list[tuple[int, int]]) -> None:
+            self._pairs = tuple(pairs)
+
+        def __call__(self, variables: Any, domains: dict, assignments: dict,
+                     forwardcheck: Any = False) -> bool:
+            pairs = self._pairs
+            for a, b in pairs:
+                if a in assignments and b in assignments and not assignments[a] < assignments[b]:
+                    return False
+            if not forwardcheck:
+                return True
+            lo: dict[Any, int] = {}
+            hi: dict[Any, int] = {}
+            for var in variables:
+                if var in assignments:
+                    lo[var] = hi[var] = assignments[var]
+                else:
+                    dom = domains[var]
+                    if not dom:
+                        return False
+                    lo[var], hi[var] = min(dom), max(dom)
+            changed = True
+            while changed:
+                changed = False
+                for a, b in pairs:
+                    if lo[b] <= lo[a]:
+                        if b in assignments:
+                            return False
+                        above = [x for x in domains[b] if x > lo[a]]
+                        if not above:
+                            return False
+                        lo[b] = min(above)
+                        changed = True
+                    if hi[a] >= hi[b]:
+                        if a in assignments:
+                            return False
+                        below = [x for x in domains[a] if x < hi[b]]
+                        if not below:
+                            return False
+                        hi[a] = max(below)
+                        changed = True
+            for var in variables:
+                if var not in assignments:
+                    dom = domains[var]
+                    low, high = lo[var], hi[var]
+                    for x in dom[:]:
+                        if x < low or x > high:
+                            dom.hideValue(x)
+            return True
+
+    return LessChainConstraint
+
+
+def _less_components(pairs: list[tuple[int, int]]) -> list[tuple[list[int], list[tuple[int, int]]]]:
+    """The connected components of the inequality graph: (cells, pairs) each."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent[find(a)] = find(b)
+    groups: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
+    for a, b in pairs:
+        groups.setdefault(find(a), ([], []))[1].append((a, b))
+    for x in sorted(parent):
+        groups[find(x)][0].append(x)
+    return list(groups.values())
 
 
 def count_constraint(counts: tuple[int, ...]) -> Any:
     """A python-constraint ``Constraint``: value i occurs exactly ``counts[i]`` times.
 
     Correct on partial assignments (python-constraint checks constraints after
-    every assignment, and with forward checking may hide values).
+    every assignment of one of their variables). With forward checking it hides
+    used-up values from the unassigned cells and, when the cells that can still
+    take a value are exactly as many as it needs, every other value from them.
 
     Example:
         >>> from constraint import Problem
@@ -186,8 +293,12 @@ def _compile(model: Model, opts: dict[str, Any], seed: int | None = None) -> Any
         else:
             for x, k in enumerate(cnt.counts):
                 problem.addConstraint(SomeInSetConstraint({x}, n=k, exact=True), list(cnt.cells))
-    for less in model.less:
-        problem.addConstraint(FunctionConstraint(operator.lt), [less.a, less.b])
+    if opts["less"] == "pairs":
+        for less in model.less:
+            problem.addConstraint(FunctionConstraint(operator.lt), [less.a, less.b])
+    else:
+        for cells, pairs in _less_components([(con.a, con.b) for con in model.less]):
+            problem.addConstraint(_chain_class()(pairs), cells)
     return problem
 
 
@@ -248,20 +359,24 @@ class PyconstraintBackend(Backend):
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
                               "strings"})
     extra = "pyconstraint"
-    # cells x values. Measured with a 20 s limit: Latin squares with 42% holes are
-    # solved in a median 0.05 s at order 15 and 0.3 s at order 17; at order 20 three
-    # of five still ran at 20 s, and none of the order-30 QWH instances of
-    # ../shared/data/qwh finishes in 30 s. Order 20 (8,000) is the largest accepted.
+    # cells x values. Measured with the defaults and a 20 s limit: Latin squares with
+    # 42% holes (near the phase transition) are solved in a median 0.19 s at order 20
+    # (5/5), but at order 25 three of five still ran at 20 s, and the order-30 QWH
+    # instances of ../shared/data/qwh do not finish in 20 s (empty squares do, up to
+    # order 30 in 0.5 s). Order 20 (8,000) is the largest accepted.
     max_literals = 8_000
     options = (
         Option("solver", str, "auto", ("auto", *SOLVERS),
                "python-constraint solver; auto = backtracking for one solution, optimized to "
                "enumerate (minconflicts: local search, incomplete)"),
-        Option("alldifferent", str, "library", ("library", "permutation"),
-               "AllDifferent asterisms: AllDifferentConstraint, or the counting constraint "
-               "with every count 1 (also fails when a value has no cell left)"),
+        Option("alldifferent", str, "permutation", ("permutation", "library"),
+               "AllDifferent asterisms: the counting constraint with every count 1 (hidden "
+               "singles), or python-constraint's AllDifferentConstraint"),
         Option("count", str, "gcc", ("gcc", "someinset"),
                "multiset asterisms: one counting constraint, or SomeInSetConstraint per value"),
+        Option("less", str, "chains", ("chains", "pairs"),
+               "inequalities: one bounds-propagating constraint per chain (connected "
+               "component), or FunctionConstraint(operator.lt) per pair"),
         Option("forwardcheck", bool, True, None, "forward checking in the backtracking solvers"),
         Option("steps", int, 1000, None, "minconflicts: most steps before giving up"),
     )
