@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from futocp.backends.sat import CARD_ENCODINGS, LESS_ENCODINGS, SatBackend, SatFormulation
+from futocp.backends.sat import (
+    AUTO_SOLVERS,
+    CARD_ENCODINGS,
+    LESS_ENCODINGS,
+    SatBackend,
+    SatFormulation,
+    _solver_names,
+)
 from futocp.board import Board
 from futocp.errors import InputError, UnsupportedError, UsageError
 from futocp.export import EXPORTERS, decode, export, to_dimacs, to_opb
@@ -101,7 +108,8 @@ def test_simplify_does_not_change_counts() -> None:
     assert on.stats["clauses"] <= off.stats["clauses"]
 
 
-@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22", "maplechrono"])
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22", "maplechrono",
+                                    "kissat404"])
 def test_solvers_agree(solver: str) -> None:
     assert all_solutions(small_futoshiki(), solver=solver).n_solutions == \
         known_count(small_futoshiki())
@@ -137,15 +145,29 @@ def test_unsat() -> None:
             assert r.status is Status.UNSAT
 
 
-def test_time_limit_returns_unknown() -> None:
+@pytest.mark.parametrize("solver", ["auto", "glucose4"])
+def test_time_limit_returns_unknown(solver: str) -> None:
     model = build_model(pigeonhole(10))
-    r = SatBackend().solve(model, time_limit=0.3, solver="glucose4")
+    r = SatBackend().solve(model, time_limit=0.3, solver=solver)
     assert r.status is Status.UNKNOWN and not r.exhausted and r.n_solutions == 0
+    assert r.stats["solver"] == ("glucose42" if solver == "auto" else solver)
 
 
-def test_uninterruptible_solver_refuses_a_time_limit() -> None:
+def test_auto_solver_by_case() -> None:
+    model = build_model(latin_square(3))
+    picks = {}
+    for key, kw in {"one": {}, "many": {"limit": None}, "limited": {"time_limit": 30}}.items():
+        r = SatBackend().solve(model, **kw)
+        assert r.status is Status.SAT
+        picks[key] = r.stats["solver"]
+    have = set(_solver_names())
+    assert picks == {k: next(n for n in v if n in have) for k, v in AUTO_SOLVERS.items()}
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "kissat404"])
+def test_uninterruptible_solver_refuses_a_time_limit(solver: str) -> None:
     with pytest.raises(UnsupportedError, match="interrupt"):
-        SatBackend().solve(build_model(latin_square(3)), time_limit=5, solver="cadical195")
+        SatBackend().solve(build_model(latin_square(3)), time_limit=5, solver=solver)
 
 
 def test_bad_options() -> None:

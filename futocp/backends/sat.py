@@ -28,15 +28,22 @@ as ``card_multi``).
   (``ge(c,v') -> ge(c,v)`` for v < v'), channelled to the direct ones, and
   ``ge(a,t) -> ge(b,t+1)`` for every value t of a.
 
-The SAT solver is option ``solver`` (any name of
-:class:`pysat.solvers.SolverNames` installed here). Enumeration adds a
-blocking clause on the cell variables to the same incremental solver after
-each solution. A time limit interrupts the solver
-(``solve_limited(expect_interrupt=True)`` and a timer calling
-``interrupt()``); solvers python-sat cannot interrupt (CaDiCaL, Lingeling,
-Kissat) are refused with a time limit. The defaults of ``card``, ``less`` and
-``solver`` were chosen by measurement (``benchmarks/sat_encodings.py``,
-``docs/performance.md``).
+With ``simplify`` (default), unit propagation runs on the CNF once it is
+built, and the formula is encoded again with the values it fixed or removed
+as constants (on QWH this gives exactly lsencode's "3-D" encoding).
+
+The SAT solver is option ``solver``: any python-sat solver installed here, or
+``auto`` (default), which picks by :data:`AUTO_SOLVERS`: ``kissat404`` for one
+solution (the shortest tail on QWH), ``cadical195`` to enumerate (Kissat is
+not incremental), ``glucose42`` under a time limit (python-sat cannot
+interrupt CaDiCaL, Lingeling or Kissat; naming one of them together with a
+time limit is refused). Enumeration adds a blocking clause on the cell
+variables to the same incremental solver after each solution (a
+non-incremental solver is rebuilt with the blocking clauses). A time limit
+interrupts the solver (``solve_limited(expect_interrupt=True)`` and a timer
+calling ``interrupt()``). The defaults of ``card``, ``less`` and ``solver``
+were chosen by measurement (``benchmarks/sat_encodings.py``,
+``benchmarks/sat_peers.py``, ``docs/performance.md``).
 
 Example:
     >>> from futocp.families import latin_square
@@ -53,6 +60,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..errors import UnsupportedError, UsageError
@@ -62,7 +70,8 @@ from ..result import Result, Status
 from .base import Backend, Deadline, Option
 
 __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "LESS_ENCODINGS",
-           "AMO_ONLY", "MULTI_FALLBACK", "encode"]
+           "AMO_ONLY", "MULTI_FALLBACK", "AUTO_SOLVERS", "encode",
+           "resolve_solver"]
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer",
                   "mtotalizer", "kmtotalizer", "ladder", "bitwise")
@@ -77,9 +86,20 @@ MULTI_FALLBACK = "seqcounter"
 
 LESS_ENCODINGS = ("support", "order")
 
+NON_INCREMENTAL = ("kissat",)
+"""Solver name prefixes that take no clause after a solve (enumeration rebuilds them)."""
+
 DEFAULT_CARD = "pairwise"
 DEFAULT_LESS = "support"
-DEFAULT_SOLVER = "cadical195"
+AUTO_SOLVERS: dict[str, tuple[str, ...]] = {
+    "one": ("kissat404", "cadical195", "cadical300", "glucose42", "minisat22"),
+    "many": ("cadical195", "cadical153", "glucose42", "glucose4", "minisat22"),
+    "limited": ("glucose42", "glucose4", "minisat22"),
+}
+"""What ``solver=auto`` runs: the first python-sat has, by case -- ``one`` (one
+solution, no time limit), ``many`` (enumeration: an incremental solver),
+``limited`` (a time limit: a solver python-sat can interrupt). Chosen by
+measurement (``benchmarks/sat_encodings.py``; ``docs/performance.md``)."""
 
 Lit = int | bool  # a literal, or a constant (True / False)
 
@@ -405,10 +425,34 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str) -> SatFo
                           stats={"direct_vars": len(var_map)})
 
 
-def _solver_names() -> list[str]:
-    from pysat.solvers import SolverNames
+@cache
+def _solver_names() -> tuple[str, ...]:
+    """The python-sat solvers that can be created here."""
+    from pysat.solvers import Solver, SolverNames
 
-    return sorted(n for n in vars(SolverNames) if not n.startswith("_"))
+    out = []
+    for name in sorted(n for n in vars(SolverNames) if not n.startswith("_")):
+        try:
+            Solver(name=name).delete()
+        except Exception:  # noqa: BLE001 - python-sat built without it
+            continue
+        out.append(name)
+    return tuple(out)
+
+
+def resolve_solver(name: str, limit: int | None = 1, time_limit: float | None = None) -> str:
+    """The solver ``solver=name`` means for a run: ``auto`` picks from :data:`AUTO_SOLVERS`;
+    any other name stands.
+
+    Example:
+        >>> resolve_solver("minisat22"), resolve_solver("auto", 1, 10.0)
+        ('minisat22', 'glucose42')
+    """
+    if name != "auto":
+        return name
+    case = "limited" if time_limit is not None else "one" if limit == 1 else "many"
+    have = set(_solver_names())
+    return next((n for n in AUTO_SOLVERS[case] if n in have), AUTO_SOLVERS[case][-1])
 
 
 class SatBackend(Backend):
@@ -425,8 +469,9 @@ class SatBackend(Backend):
                "encoding of inequalities: support clauses or order encoding"),
         Option("simplify", bool, True, None,
                "unit-propagate the CNF and encode again without the values it settles"),
-        Option("solver", str, DEFAULT_SOLVER, None,
-               "python-sat solver name (cadical195, glucose4, minisat22, maplechrono, ...)"),
+        Option("solver", str, "auto", None,
+               "python-sat solver (kissat404, cadical195, glucose42, minisat22, ...); auto = "
+               "kissat404 for one solution, cadical195 to enumerate, glucose42 under a time limit"),
     )
 
     @classmethod
@@ -465,7 +510,7 @@ class SatBackend(Backend):
             "up_removed": form.stats["up_removed"],
             "card": form.card,
             "less": form.less,
-            "solver": options["solver"],
+            "solver": resolve_solver(options["solver"], limit, time_limit),
         }
         if form.card_multi:
             stats["card_multi"] = form.card_multi
@@ -474,10 +519,17 @@ class SatBackend(Backend):
                          reason="an empty clause after simplification")
             return Result(Status.UNSAT, [], stats, exhausted=True)
 
+        name = stats["solver"]
         t1 = time.perf_counter()
-        solver = self._new_solver(options["solver"], form.cnf.clauses)
+        solver = self._new_solver(name, form.cnf.clauses)
         stats["load_s"] = time.perf_counter() - t1
         stats["encode_s"] = form.stats["encode_s"] + stats["load_s"]
+        incremental = not name.startswith(NON_INCREMENTAL)
+        blocks: list[list[int]] = []
+        solutions: list[tuple[Any, ...]] = []
+        exhausted = False
+        calls = 0
+        t0 = time.perf_counter()
         try:
             if time_limit is not None:
                 try:
@@ -485,60 +537,41 @@ class SatBackend(Backend):
                     solver.clear_interrupt()
                 except NotImplementedError:
                     raise UnsupportedError(
-                        f"python-sat cannot interrupt solver {options['solver']!r}, so it cannot "
-                        f"honour a time limit; choose another solver (glucose4, minisat22, "
-                        f"maplechrono, ...)") from None
-            return self._search(form, solver, limit, deadline, stats)
+                        f"python-sat cannot interrupt solver {name!r}, so it cannot honour a "
+                        f"time limit; choose another solver ({', '.join(AUTO_SOLVERS['limited'])}, "
+                        f"...) or solver=auto") from None
+            while limit is None or len(solutions) < limit:
+                answer = self._call(solver, deadline)
+                calls += 1
+                if answer is None:  # interrupted at the time limit
+                    break
+                if not answer:
+                    exhausted = True
+                    break
+                true_vars = {lit for lit in solver.get_model() if lit > 0}
+                values = form.read(true_vars)
+                solutions.append(model.labels_of(values))
+                block = [-var for c, pairs in enumerate(form.cell_vars)
+                         for v, var in pairs if v == values[c]]
+                if not block:  # every cell is fixed: the only solution
+                    exhausted = True
+                    break
+                if limit is not None and len(solutions) >= limit:
+                    break
+                if incremental:
+                    solver.add_clause(block)
+                else:  # Kissat aborts the process on a clause added after a solve
+                    blocks.append(block)
+                    solver.delete()
+                    solver = self._new_solver(name, form.cnf.clauses + blocks)
+            stats["solve_s"] = time.perf_counter() - t0
+            stats["sat_calls"] = calls
+            try:
+                acc = solver.accum_stats()
+            except NotImplementedError:
+                acc = {}
         finally:
             solver.delete()
-
-    @staticmethod
-    def _search(form: SatFormulation, solver: Any, limit: int | None, deadline: Deadline,
-                stats: dict[str, Any]) -> Result:
-        model = form.model
-        solutions: list[tuple[Any, ...]] = []
-        exhausted = False
-        t0 = time.perf_counter()
-        calls = 0
-        while limit is None or len(solutions) < limit:
-            remaining = deadline.remaining()
-            if remaining is None:
-                answer = solver.solve()
-            elif remaining <= 0:
-                break
-            else:
-                timer = threading.Timer(remaining, solver.interrupt)
-                timer.daemon = True
-                timer.start()
-                try:
-                    answer = solver.solve_limited(expect_interrupt=True)
-                finally:
-                    timer.cancel()
-                solver.clear_interrupt()
-            calls += 1
-            if answer is None:  # interrupted at the time limit
-                break
-            if not answer:
-                exhausted = True
-                break
-            assignment = solver.get_model()
-            true_vars = {lit for lit in assignment if lit > 0}
-            values = form.read(true_vars)
-            solutions.append(model.labels_of(values))
-            block = [-var for c, pairs in enumerate(form.cell_vars)
-                     for v, var in pairs if v == values[c]]
-            if not block:
-                exhausted = True
-                break
-            if limit is not None and len(solutions) >= limit:
-                break
-            solver.add_clause(block)
-        stats["solve_s"] = time.perf_counter() - t0
-        stats["sat_calls"] = calls
-        try:
-            acc = solver.accum_stats()
-        except NotImplementedError:
-            acc = {}
         for key in ("conflicts", "decisions", "propagations", "restarts"):
             if key in acc:
                 stats[key] = acc[key]
@@ -549,3 +582,20 @@ class SatBackend(Backend):
         else:
             status = Status.UNKNOWN
         return Result(status, solutions, stats, exhausted=exhausted)
+
+    @staticmethod
+    def _call(solver: Any, deadline: Deadline) -> bool | None:
+        """One solve call; None when the deadline interrupted it (or had passed)."""
+        remaining = deadline.remaining()
+        if remaining is None:
+            return solver.solve()
+        if remaining <= 0:
+            return None
+        timer = threading.Timer(remaining, solver.interrupt)
+        timer.daemon = True
+        timer.start()
+        try:
+            return solver.solve_limited(expect_interrupt=True)
+        finally:
+            timer.cancel()
+            solver.clear_interrupt()
