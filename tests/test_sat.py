@@ -170,6 +170,12 @@ def test_uninterruptible_solver_refuses_a_time_limit(solver: str) -> None:
         SatBackend().solve(build_model(latin_square(3)), time_limit=5, solver=solver)
 
 
+def test_pairwise_refuses_a_huge_cnf() -> None:
+    model = build_model(latin_square(60))  # empty: 60^2 cells x 60 values, ~19 M pairs
+    with pytest.raises(UnsupportedError, match="card=seqcounter"):
+        SatBackend().compile(model)
+
+
 def test_bad_options() -> None:
     with pytest.raises(UsageError, match="no such solver"):
         SatBackend().solve(build_model(latin_square(3)), solver="nosuchsat")

@@ -17,7 +17,9 @@ The cardinality constraints are python-sat's own encodings
 (:class:`pysat.card.CardEnc` with ``vpool=`` the pool), option ``card``.
 ``pairwise``, ``ladder`` and ``bitwise`` only hold bounds of 1; a multiset
 board's counts above 1 then use :data:`MULTI_FALLBACK` (reported in the stats
-as ``card_multi``).
+as ``card_multi``). ``pairwise`` (the default) is refused when it would write
+more than :data:`MAX_PAIRWISE_CLAUSES` clauses (an empty square of order 50 or
+more): the message names a linear encoding.
 
 ``Less`` (value(a) < value(b)) is encoded by option ``less``:
 
@@ -70,7 +72,8 @@ from ..result import Result, Status
 from .base import Backend, Deadline, Option
 
 __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "LESS_ENCODINGS",
-           "AMO_ONLY", "MULTI_FALLBACK", "AUTO_SOLVERS", "encode",
+           "AMO_ONLY", "MULTI_FALLBACK", "AUTO_SOLVERS", "MAX_PAIRWISE_CLAUSES", "encode",
+           "pairwise_size",
            "resolve_solver"]
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer",
@@ -85,6 +88,9 @@ MULTI_FALLBACK = "seqcounter"
 """The encoding used for counts above 1 when ``card`` is one of :data:`AMO_ONLY`."""
 
 LESS_ENCODINGS = ("support", "order")
+
+MAX_PAIRWISE_CLAUSES = 10_000_000
+"""Above this many pairwise clauses (about 1.5 GB of Python lists) the encoding is refused."""
 
 NON_INCREMENTAL = ("kissat",)
 """Solver name prefixes that take no clause after a solve (enumeration rebuilds them)."""
@@ -257,6 +263,7 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
 
     Raises:
         UsageError: for an unknown encoding name.
+        UnsupportedError: when ``card=pairwise`` would exceed :data:`MAX_PAIRWISE_CLAUSES`.
     """
     if card not in CARD_ENCODINGS:
         raise UsageError(f"unknown card encoding {card!r}; choose one of {', '.join(CARD_ENCODINGS)}")
@@ -264,6 +271,12 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
         raise UsageError(f"unknown less encoding {less!r}; choose one of {', '.join(LESS_ENCODINGS)}")
     t0 = time.perf_counter()
     domains = list(model.domains)
+    if card == "pairwise":
+        size = pairwise_size(model)
+        if size > MAX_PAIRWISE_CLAUSES:
+            raise UnsupportedError(
+                f"card=pairwise would write about {size:,} clauses (more than "
+                f"{MAX_PAIRWISE_CLAUSES:,}); use a linear encoding such as card=seqcounter")
     form = _encode(model, domains, card, less)
     up_fixed = up_removed = 0
     while simplify and not form.trivially_unsat:
@@ -295,6 +308,17 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
     form.stats.update(encode_s=time.perf_counter() - t0, up_fixed=up_fixed,
                       up_removed=up_removed)
     return form
+
+
+def pairwise_size(model: Model) -> int:
+    """How many at-most-one clauses ``card=pairwise`` writes for the cells and groups."""
+    doms = model.domains
+    total = sum(k * (k - 1) // 2 for k in (d.bit_count() for d in doms) if k > 1)
+    for cells, _ in _groups(model):
+        for v in range(model.n_values):
+            k = sum(1 for c in cells if doms[c] >> v & 1 and doms[c] != 1 << v)
+            total += k * (k - 1) // 2
+    return total
 
 
 def _unit_propagate(clauses: Sequence[Sequence[int]], units: list[int]) -> list[int] | None:
