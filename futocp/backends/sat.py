@@ -18,7 +18,7 @@ The cardinality constraints are python-sat's own encodings
 ``pairwise``, ``ladder`` and ``bitwise`` only hold bounds of 1; a multiset
 board's counts above 1 then use :data:`MULTI_FALLBACK` (reported in the stats
 as ``card_multi``). ``pairwise`` (the default) is refused when it would write
-more than :data:`MAX_PAIRWISE_CLAUSES` clauses (an empty square of order 50 or
+more than :data:`MAX_PAIRWISE_CLAUSES` clauses (an empty square of order 52 or
 more): the message names a linear encoding.
 
 ``Less`` (value(a) < value(b)) is encoded by option ``less``:
