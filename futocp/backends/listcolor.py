@@ -28,9 +28,10 @@ then branches on the binary choice whose sides create the most new binary
 choices or remove the most values (option ``weight``), on the already
 propagated copies, lighter side first. By default (``weight="portfolio"``),
 when one solution is asked for, the two scorings run as two searches in turns
-and the first to finish answers: each has heavy tails on different instances
-(on the 40 CSPLib QWH order-30 instances the worst case drops from 1.5M probes
-to 0.56M, the total by a quarter).
+(the removed-values one alone for its first dead ends) and the first to
+finish answers: each has heavy tails on different instances (on the 40 CSPLib
+QWH order-30 instances the worst case drops from 1.5M probes to 0.56M, the
+total by a quarter).
 
 Undo is by copying the lists at each node (copying a list of small ints is
 faster in CPython than replaying a trail). The search is an explicit stack, so
@@ -499,8 +500,9 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
     return branch
 
 
-_AUTO_SWITCH = 50  # dead ends of the plain search before lookahead="auto" turns lookahead on
+_AUTO_SWITCH = 20  # dead ends of the plain search before lookahead="auto" turns lookahead on
 _SLICE = 8  # dead ends per turn of each search of the portfolio
+_SOLO = 32  # dead ends of the portfolio's first search before the second one starts
 _NEVER = 1 << 62
 
 
@@ -519,7 +521,7 @@ class ListcolorBackend(Backend):
         Option("weight", str, "portfolio", WEIGHTS + ("portfolio",),
                "lookahead score of a side: new binary choices (binary) or removed values "
                "(removed); portfolio = with limit=1 both searches in turns, the first to finish "
-               "answers (else binary)"),
+               "answers (else removed)"),
         Option("branching", str, "dual", ("cell", "dual"),
                "plain search: the cell with the fewest labels (cell), or also the "
                "(asterism, label) pair with the fewest cells when that is smaller (dual)"),
@@ -545,7 +547,7 @@ class ListcolorBackend(Backend):
         plain = make_plain_brancher(prog, options["branching"] == "dual", rng)
         weights = [options["weight"]]
         if weights == ["portfolio"]:
-            weights = list(WEIGHTS) if limit == 1 else ["binary"]
+            weights = ["removed", "binary"] if limit == 1 else ["removed"]
         looks = [make_lookahead_brancher(prog, propagate, counter, stats, deadline, plain, w)
                  for w in weights]
         solutions: list[tuple[Any, ...]] = []
@@ -576,8 +578,9 @@ def _search(prog: ListcolorProgram, propagate: Propagator, counter: list[int], p
     lookahead (the plain search's first choices are often the bad ones);
     when more are asked for, it switches in place (no solution twice). With
     several lookahead branchers (a portfolio, limit 1), one lookahead search
-    per brancher runs from the root, in turns of ``_SLICE`` dead ends, until
-    one of them finishes.
+    per brancher runs from the root: the first alone for ``_SOLO`` dead ends
+    (small puzzles end there), then all in turns of ``_SLICE`` dead ends,
+    until one of them finishes.
 
     Answers True when the search is over (space exhausted or limit reached),
     False when the deadline stopped it.
@@ -616,6 +619,11 @@ def _search(prog: ListcolorProgram, propagate: Propagator, counter: list[int], p
             if len(looks) == 1:
                 return _finish(run(root, root_dual, looks[0], 0, _NEVER, _NEVER))
         searches = [run(root[:], root_dual[:], look, 0, _NEVER, _SLICE) for look in looks]
+        for _ in range(_SOLO // _SLICE):  # the first search alone for a while
+            try:
+                next(searches[0])
+            except StopIteration as stop:
+                return bool(stop.value)
         while True:
             for search in searches:
                 try:
