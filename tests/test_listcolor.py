@@ -16,7 +16,7 @@ import pytest
 
 from futocp.backends.listcolor import ListcolorBackend, ListcolorProgram
 from futocp.board import Board
-from futocp.errors import BoardError
+from futocp.errors import BoardError, UnsupportedError
 from futocp.families import futoshiki, grid_lines, latin_square
 from futocp.formats import read
 from futocp.model import build_model
@@ -265,3 +265,9 @@ def test_compile_structure() -> None:
             cells = {c for p, c in enumerate(prog.groups[g]) if dual[j * prog.n_values + v] >> p & 1}
             assert cells == {c for c in prog.groups[g] if prog.domains[c] >> v & 1}
 
+
+
+def test_refuses_a_model_whose_stack_could_outgrow_memory() -> None:
+    model = build_model(latin_square(120), filtering="none")
+    with pytest.raises(UnsupportedError, match="search stack"):
+        ListcolorBackend().solve(model)

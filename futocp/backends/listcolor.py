@@ -60,6 +60,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import UnsupportedError
 from ..model import Model
 from ..result import Result, Status
 from .base import Backend, Deadline, Option
@@ -500,6 +501,7 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
     return branch
 
 
+_MAX_STACK_BYTES = 4_000_000_000  # worst-case search stack a model may need
 _AUTO_SWITCH = 20  # dead ends of the plain search before lookahead="auto" turns lookahead on
 _SLICE = 8  # dead ends per turn of each search of the portfolio
 _SOLO = 32  # dead ends of the portfolio's first search before the second one starts
@@ -528,6 +530,20 @@ class ListcolorBackend(Backend):
         Option("hidden_singles", bool, True, None,
                "force a label that fits only one cell of an asterism (count: exactly the cells left)"),
     )
+
+    def check(self, model: Model) -> None:
+        """Also refuse a model whose search stack could outgrow memory.
+
+        A node keeps its lists (one int per cell and per dual-table entry)
+        while a child is explored, so the stack holds up to ``n_cells`` copies.
+        """
+        super().check(model)
+        entries = model.n_cells + len(model.all_different) * model.n_values
+        worst = model.n_cells * entries * 8  # bytes of list slots, depth n_cells
+        if worst > _MAX_STACK_BYTES:
+            raise UnsupportedError(
+                f"backend {self.name!r} refuses a model of {model.n_cells} cells: its search "
+                f"stack could need {worst / 1e9:.1f} GB (limit {_MAX_STACK_BYTES / 1e9:.0f} GB)")
 
     def compile(self, model: Model, **options: Any) -> ListcolorProgram:
         self.parse_options(options)
