@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from futocp.backends.listcolor import ListcolorBackend, ListcolorProgram, luby
+from futocp.backends.listcolor import ListcolorBackend, ListcolorProgram
 from futocp.board import Board
-from futocp.errors import BoardError
+from futocp.errors import BoardError, UnsupportedError
 from futocp.families import futoshiki, grid_lines, latin_square
 from futocp.formats import read
 from futocp.model import build_model
@@ -121,9 +121,10 @@ def test_random_futoshiki_matches_brute_force(seed: int) -> None:
             assert r.exhausted
             assert r.status is (Status.SAT if want else Status.UNSAT)
             check_all(board, r)
-        one = solve(board, limit=1, lookahead="always", seed=seed)
-        assert one.status is (Status.SAT if want else Status.UNSAT)
-        check_all(board, one)
+        for weight in ("binary", "removed", "portfolio"):
+            one = solve(board, limit=1, lookahead="always", weight=weight, seed=seed)
+            assert one.status is (Status.SAT if want else Status.UNSAT)
+            check_all(board, one)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -173,6 +174,9 @@ def test_unsat_futoshiki_needs_search(mode: str) -> None:
     assert model.conflict is None  # only search can tell
     r = ListcolorBackend().solve(model, limit=None, lookahead=mode)
     assert r.status is Status.UNSAT and r.exhausted and r.solutions == []
+    for weight in ("binary", "portfolio"):
+        one = ListcolorBackend().solve(model, limit=1, lookahead=mode, weight=weight)
+        assert one.status is Status.UNSAT and one.exhausted
 
 
 def test_unsat_from_clue_conflict() -> None:
@@ -241,7 +245,7 @@ def test_stats_counters() -> None:
     st = r.stats
     assert st["nodes"] > 0 and st["backtracks"] > 0 and st["max_depth"] > 0
     assert st["removed_values"] > model.stats["removed_values"]
-    for key in ("build_s", "solve_s", "wall_s", "probes", "failed_literals", "restarts"):
+    for key in ("build_s", "solve_s", "wall_s", "probes", "failed_literals", "dilemma_values"):
         assert key in st
 
 
@@ -262,5 +266,8 @@ def test_compile_structure() -> None:
             assert cells == {c for c in prog.groups[g] if prog.domains[c] >> v & 1}
 
 
-def test_luby() -> None:
-    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+def test_refuses_a_model_whose_stack_could_outgrow_memory() -> None:
+    model = build_model(latin_square(120), filtering="none")
+    with pytest.raises(UnsupportedError, match="search stack"):
+        ListcolorBackend().solve(model)
