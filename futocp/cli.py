@@ -555,6 +555,18 @@ def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=sorted(formats.FORMATS), help="file format (default: detect)")
 
 
+def _add_search(p: argparse.ArgumentParser, default_limit: int, per: str) -> None:
+    """The search arguments shared by ``solve`` and ``crosscheck``."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--limit", type=int, default=default_limit,
+                   help=f"most solutions {per} (default {default_limit})")
+    g.add_argument("--all", action="store_true", help="enumerate every solution")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds for each backend run")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     parser = argparse.ArgumentParser(prog="futocp", description=__doc__.splitlines()[0])
@@ -565,13 +577,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input(p)
     p.add_argument("--backend", default=DEFAULT_BACKEND, help=f"one of {', '.join(REGISTRY)}")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE", help="backend option (repeatable)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--limit", type=int, default=1, help="most solutions to print (default 1)")
-    g.add_argument("--all", action="store_true", help="enumerate every solution")
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds")
-    p.add_argument("--seed", type=int)
-    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_search(p, default_limit=1, per="printed")
     p.add_argument("--check", action="store_true", help="verify every solution")
     p.set_defaults(func=cmd_solve)
 
@@ -588,13 +594,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("crosscheck", help="run several backends on one instance and compare")
     _add_input(p)
     p.add_argument("--backends", default="all", help="all (the available ones) or a,b,c")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--limit", type=int, default=2, help="solutions per backend (default 2)")
-    g.add_argument("--all", action="store_true", help="enumerate every solution")
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds per backend")
-    p.add_argument("--seed", type=int)
-    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
-    p.add_argument("--json", action="store_true")
+    _add_search(p, default_limit=2, per="per backend")
     p.set_defaults(func=cmd_crosscheck)
 
     p = sub.add_parser("export", help="write the instance as DIMACS, OPB, a CP-SAT proto or MiniZinc")
