@@ -3,8 +3,11 @@
 A *Latin board* (seed 003) is a set of cells grouped in *asterisms*, all of the
 same size k, and a label *multiset* of size k that every asterism must hold
 exactly. A puzzle adds *clues* (cell -> label), an optional *inscription* (the
-clues that belong to the definition and are never removed) and *less*
-relations (the label of cell a is smaller than the label of cell b).
+clues that belong to the definition and are never removed) and *relations*
+(:class:`~futocp.relations.Relation`: ``less``, ``consecutive``, ``cage``...,
+kinds from the registry :mod:`futocp.relations`). ``less=`` pairs are
+accepted by the constructor as a shorthand for ``less`` relations, and
+:attr:`Board.less` gives them back as pairs.
 
 Futoshiki and Latin squares are the special case of an n x n grid whose
 asterisms are its rows and columns with the multiset 1..n; :mod:`futocp.families`
@@ -22,13 +25,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Union
 
 from .errors import BoardError
+from .relations import Relation, get_kind
 
-__all__ = ["Board", "Label", "label_sort_key"]
+__all__ = ["Board", "Label", "Relation", "label_sort_key"]
 
 Label = Union[int, str]
 
@@ -42,7 +46,7 @@ def _is_label(x: object) -> bool:
     return (isinstance(x, int) and not isinstance(x, bool)) or (isinstance(x, str) and x != "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Board:
     """An immutable, hashable Latin board.
 
@@ -52,38 +56,52 @@ class Board:
         labels: The label multiset every asterism holds, sorted.
         clues: ``(cell, label)`` pairs, sorted by cell, one per cell at most.
         inscription: Clue cells that are part of the definition (never removed).
-        less: ``(a, b)`` pairs meaning label(a) < label(b); integer labels only.
+        relations: The relations, sorted (kinds from :mod:`futocp.relations`).
         shape: ``(rows, cols)`` for grid boards, where cell = row * cols + col.
         kind: The family name (``"futoshiki"``, ``"latin-square"``, ``"board"``, ...).
         params: Family parameters as sorted ``(key, value)`` pairs (hashable values).
+
+    The constructor also takes ``less``: ``(a, b)`` pairs meaning label(a) <
+    label(b), which replace the ``less`` relations of ``relations``.
     """
 
     n_cells: int
     asterisms: tuple[tuple[int, ...], ...]
     labels: tuple[Label, ...]
-    clues: tuple[tuple[int, Label], ...] = ()
-    inscription: frozenset[int] = frozenset()
-    less: tuple[tuple[int, int], ...] = ()
-    shape: tuple[int, int] | None = None
-    kind: str = "board"
-    params: tuple[tuple[str, Any], ...] = field(default=())
+    clues: tuple[tuple[int, Label], ...]
+    inscription: frozenset[int]
+    relations: tuple[Relation, ...]
+    shape: tuple[int, int] | None
+    kind: str
+    params: tuple[tuple[str, Any], ...]
 
-    def __post_init__(self) -> None:
+    def __init__(self, n_cells: int, asterisms: Iterable[Iterable[int]],
+                 labels: Iterable[Label], clues: Iterable[tuple[int, Label]] = (),
+                 inscription: Iterable[int] = frozenset(),
+                 relations: Iterable[Relation] = (),
+                 shape: tuple[int, int] | None = None, kind: str = "board",
+                 params: Iterable[tuple[str, Any]] = (),
+                 less: Iterable[tuple[int, int]] | None = None) -> None:
         set_ = object.__setattr__
-        set_(self, "asterisms", tuple(tuple(a) for a in self.asterisms))
-        set_(self, "labels", tuple(sorted(self.labels, key=label_sort_key)))
-        set_(self, "clues", tuple(sorted((int(c), v) for c, v in self.clues)))
-        set_(self, "inscription", frozenset(self.inscription))
-        set_(self, "less", tuple(sorted((int(a), int(b)) for a, b in self.less)))
-        set_(self, "params", tuple(sorted(self.params)))
-        if self.shape is not None:
-            set_(self, "shape", (int(self.shape[0]), int(self.shape[1])))
+        set_(self, "n_cells", n_cells)
+        set_(self, "asterisms", tuple(tuple(a) for a in asterisms))
+        set_(self, "labels", tuple(sorted(labels, key=label_sort_key)))
+        set_(self, "clues", tuple(sorted((int(c), v) for c, v in clues)))
+        set_(self, "inscription", frozenset(inscription))
+        rels = list(relations)
+        if less is not None:
+            rels = [r for r in rels if r.kind != "less"]
+            rels += [Relation("less", (int(a), int(b))) for a, b in less]
+        set_(self, "relations", tuple(sorted({_normal(r) for r in rels})))
+        set_(self, "shape", None if shape is None else (int(shape[0]), int(shape[1])))
+        set_(self, "kind", kind)
+        set_(self, "params", tuple(sorted(params)))
         self._validate()
 
     # ----------------------------------------------------------------- checks
     def _validate(self) -> None:
         n = self.n_cells
-        if not isinstance(n, int) or n < 1:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise BoardError(f"a board needs at least one cell, got n_cells={n!r}")
         if self.shape is not None and self.shape[0] * self.shape[1] != n:
             raise BoardError(f"shape {self.shape} does not have {n} cells")
@@ -116,44 +134,67 @@ class Board:
         if not self.inscription <= seen:
             extra = min(self.inscription - seen)
             raise BoardError(f"inscription names cell {extra}, which has no clue")
-        if self.less:
-            if not isinstance(self.labels[0], int):
-                raise BoardError("less relations need integer labels")
-            for a, b in self.less:
-                if not (0 <= a < n and 0 <= b < n):
-                    raise BoardError(f"less relation ({a}, {b}) names a cell outside 0..{n - 1}")
-                if a == b:
-                    raise BoardError(f"less relation between cell {self._name(a)} and itself")
-            cycle = self._less_cycle()
-            if cycle:
-                path = " < ".join(self._name(c) for c in cycle)
-                raise BoardError(f"the inequalities form a cycle: {path}")
+        self._validate_relations()
 
-    def _less_cycle(self) -> list[int] | None:
+    def _validate_relations(self) -> None:
+        n = self.n_cells
+        integer_labels = isinstance(self.labels[0], int)
+        pairs: dict[tuple[int, ...], str] = {}
+        owner: dict[tuple[str, int], Relation] = {}
+        for rel in self.relations:
+            spec = get_kind(rel.kind)
+            what = f"{rel.kind} relation {self._show(rel)}"
+            if spec.integer and not integer_labels:
+                raise BoardError(f"{rel.kind} relations need integer labels")
+            if spec.arity is not None and len(rel.cells) != spec.arity:
+                raise BoardError(f"{what} names {len(rel.cells)} cells; a {rel.kind} names "
+                                 f"{spec.arity}")
+            if len(rel.cells) < 2:
+                raise BoardError(f"{what} needs at least two cells")
+            for c in rel.cells:
+                if not isinstance(c, int) or not 0 <= c < n:
+                    raise BoardError(f"{what} names cell {c}, outside 0..{n - 1}")
+            if len(set(rel.cells)) != len(rel.cells):
+                if len(rel.cells) == 2:
+                    raise BoardError(f"{rel.kind} relation between cell {self._name(rel.a)} "
+                                     "and itself")
+                raise BoardError(f"{what} names a cell twice")
+            got = set(rel.param_map)
+            if got != set(spec.params):
+                raise BoardError(f"{what} needs parameters {', '.join(spec.params) or 'none'}")
+            for key, value in rel.params:
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise BoardError(f"{what}: parameter {key}={value!r} is not an integer")
+            if spec.opposite is not None:
+                key = tuple(sorted(rel.cells))
+                other = pairs.get(key)
+                if other == spec.opposite:
+                    raise BoardError(f"cells {self._show(rel)} are listed as both {other} "
+                                     f"and {rel.kind}")
+                pairs[key] = rel.kind
+            if spec.exclusive:
+                for c in rel.cells:
+                    prev = owner.setdefault((rel.kind, c), rel)
+                    if prev is not rel:
+                        raise BoardError(f"{rel.kind} relations {self._show(prev)} and "
+                                         f"{self._show(rel)} overlap on cell {self._name(c)}")
+        for spec in {get_kind(r.kind) for r in self.relations if get_kind(r.kind).acyclic}:
+            cycle = self._cycle(spec.name)
+            if cycle:
+                sign = " < " if spec.name == "less" else f" {spec.name} "
+                path = sign.join(self._name(c) for c in cycle)
+                what = "the inequalities" if spec.name == "less" else f"the {spec.name} relations"
+                raise BoardError(f"{what} form a cycle: {path}")
+
+    def _show(self, rel: Relation) -> str:
+        return "[" + ", ".join(self._name(c) for c in rel.cells) + "]"
+
+    def _cycle(self, kind: str) -> list[int] | None:
         succ: dict[int, list[int]] = {}
-        for a, b in self.less:
-            succ.setdefault(a, []).append(b)
-        state: dict[int, int] = {}  # 1 = on stack, 2 = done
-        for root in succ:
-            if state.get(root):
-                continue
-            stack = [(root, iter(succ.get(root, ())))]
-            path = [root]
-            state[root] = 1
-            while stack:
-                node, it = stack[-1]
-                nxt = next(it, None)
-                if nxt is None:
-                    stack.pop()
-                    path.pop()
-                    state[node] = 2
-                elif state.get(nxt) == 1:
-                    return path[path.index(nxt):] + [nxt]
-                elif not state.get(nxt):
-                    state[nxt] = 1
-                    path.append(nxt)
-                    stack.append((nxt, iter(succ.get(nxt, ()))))
-        return None
+        for rel in self.relations:
+            if rel.kind == kind:
+                succ.setdefault(rel.a, []).append(rel.b)
+        return _find_cycle(succ)
 
     def _name(self, cell: int) -> str:
         if self.shape is None:
@@ -239,3 +280,53 @@ class Board:
     def solved(self, values: Sequence[Label]) -> Board:
         """A copy whose clues are a full assignment (the inscription is kept)."""
         return replace(self, clues=tuple(enumerate(values)))
+
+    # ------------------------------------------------------------ relations
+    @property
+    def less(self) -> tuple[tuple[int, int], ...]:
+        """The ``less`` relations as ``(a, b)`` pairs: label(a) < label(b)."""
+        return tuple((r.a, r.b) for r in self.relations if r.kind == "less")
+
+    def relations_of(self, kind: str) -> tuple[Relation, ...]:
+        """The relations of one kind."""
+        return tuple(r for r in self.relations if r.kind == kind)
+
+    @cached_property
+    def relation_kinds(self) -> frozenset[str]:
+        """The kinds of relations the board states."""
+        return frozenset(r.kind for r in self.relations)
+
+
+def _normal(rel: Relation) -> Relation:
+    """A symmetric kind's cells sorted (so that a pair is one relation)."""
+    if not isinstance(rel, Relation):
+        raise BoardError(f"{rel!r} is not a Relation")
+    spec = get_kind(rel.kind)
+    if spec.symmetric and list(rel.cells) != sorted(rel.cells):
+        return Relation(rel.kind, tuple(sorted(rel.cells)), rel.params)
+    return rel
+
+
+def _find_cycle(succ: dict[int, list[int]]) -> list[int] | None:
+    """A cycle of the directed graph ``succ``, as a closed path, or None."""
+    state: dict[int, int] = {}  # 1 = on stack, 2 = done
+    for root in succ:
+        if state.get(root):
+            continue
+        stack = [(root, iter(succ.get(root, ())))]
+        path = [root]
+        state[root] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                path.pop()
+                state[node] = 2
+            elif state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            elif not state.get(nxt):
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append((nxt, iter(succ.get(nxt, ()))))
+    return None

@@ -2,22 +2,34 @@
 
 The Model has one variable per cell, whose *list* (domain) is a set of value
 indices into :attr:`Model.values` (the board's distinct labels, sorted, so that
-index order is label order), and four kinds of constraints:
+index order is label order), and these constraints:
 
-* :class:`AllDifferent` -- an asterism whose multiset has no repeated label
-  (its cells then take every label exactly once);
+* :class:`Permutation` -- an asterism whose multiset has no repeated label:
+  its cells take every label exactly once;
 * :class:`Count` -- an asterism with repeated labels: label i occurs exactly
   ``counts[i]`` times;
-* :class:`Less` -- value(a) < value(b);
+* :class:`AllDifferent` -- a *partial* all-different group (a cage): its cells
+  take pairwise different labels, not necessarily all of them;
+* :class:`~futocp.relations.Relation` -- a relation of the board (``less``,
+  ``consecutive``, ``cage``...), whose meaning is its kind's record in
+  :mod:`futocp.relations`; a kind whose cells are distinct (a cage) also
+  gives an :class:`AllDifferent`;
 * :class:`Fixed` -- a clue.
 
+The Model also owns the structure backends need: the permutation groups as
+``(cells, counts)`` pairs (:attr:`Model.groups`), the groups of each cell, the
+peers of each cell, the support of every binary relation over value indices
+(:meth:`Model.support`) and the label sets of every cage
+(:meth:`Model.combinations`).
+
 ``build_model(board, filtering="lists")`` applies the list-colouring reduction of
-seed 000 (:func:`futocp.propagate.filter_lists`); ``filtering="none"`` keeps
-full lists (clue cells still have their single label). Clue conflicts (two
-equal clues in an all-different asterism, more clues of a label than its
-multiplicity, two clues against an inequality) are detected in both modes and
-recorded in :attr:`Model.conflict`: such a model is unsatisfiable and every
-backend answers ``unsat`` with that reason.
+seed 000 (:func:`futocp.propagate.filter_lists`), extended to every relation;
+``filtering="none"`` keeps full lists (clue cells still have their single
+label). Clue conflicts (two equal clues in an all-different group, more clues
+of a label than its multiplicity, clues that break a relation, a cage whose
+sum no labels reach) are detected in both modes and recorded in
+:attr:`Model.conflict`: such a model is unsatisfiable and every backend
+answers ``unsat`` with that reason.
 
 Example:
     >>> from futocp.families import latin_square
@@ -38,11 +50,13 @@ from typing import Union
 from .board import Board, Label
 from .errors import UsageError
 from .propagate import bits, filter_lists
+from .relations import Relation, cage_combinations, get_kind, support_masks
 
 __all__ = [
-    "AllDifferent",
+    "Permutation",
     "Count",
-    "Less",
+    "AllDifferent",
+    "Relation",
     "Fixed",
     "Constraint",
     "Model",
@@ -54,8 +68,8 @@ FILTERINGS = ("lists", "none")
 
 
 @dataclass(frozen=True)
-class AllDifferent:
-    """The cells take pairwise different values (a permutation of all values)."""
+class Permutation:
+    """The cells take every value exactly once (an asterism of distinct labels)."""
 
     cells: tuple[int, ...]
 
@@ -69,11 +83,10 @@ class Count:
 
 
 @dataclass(frozen=True)
-class Less:
-    """value(a) < value(b)."""
+class AllDifferent:
+    """The cells take pairwise different values (not necessarily every value)."""
 
-    a: int
-    b: int
+    cells: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -84,7 +97,8 @@ class Fixed:
     value: int
 
 
-Constraint = Union[AllDifferent, Count, Less, Fixed]
+Constraint = Union[Permutation, Count, AllDifferent, Relation, Fixed]
+Group = tuple[tuple[int, ...], Union[tuple[int, ...], None]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,7 +109,7 @@ class Model:
         board: The board the model was built from.
         values: Distinct labels, sorted; variable values are indices into it.
         domains: Per cell, a bit set of the value indices still allowed.
-        constraints: AllDifferent, Count, Less and Fixed constraints.
+        constraints: Permutation, Count, AllDifferent, Relation and Fixed constraints.
         filtering: ``"lists"`` or ``"none"``.
         conflict: Why the model is known to be unsatisfiable, or None.
         stats: ``build_s`` (seconds) and ``removed_values`` (by filtering).
@@ -124,9 +138,14 @@ class Model:
         return bits(self.domains[cell])
 
     @cached_property
-    def all_different(self) -> tuple[AllDifferent, ...]:
-        """The AllDifferent constraints."""
-        return tuple(c for c in self.constraints if isinstance(c, AllDifferent))
+    def permutations(self) -> tuple[Permutation, ...]:
+        """The Permutation constraints."""
+        return tuple(c for c in self.constraints if isinstance(c, Permutation))
+
+    @property
+    def cages(self) -> tuple[Relation, ...]:
+        """The ``cage`` relations."""
+        return self.of_kind("cage")
 
     @cached_property
     def counts(self) -> tuple[Count, ...]:
@@ -134,9 +153,33 @@ class Model:
         return tuple(c for c in self.constraints if isinstance(c, Count))
 
     @cached_property
-    def less(self) -> tuple[Less, ...]:
-        """The Less constraints."""
-        return tuple(c for c in self.constraints if isinstance(c, Less))
+    def all_different(self) -> tuple[AllDifferent, ...]:
+        """The partial AllDifferent constraints (cages)."""
+        return tuple(c for c in self.constraints if isinstance(c, AllDifferent))
+
+    @cached_property
+    def relations(self) -> tuple[Relation, ...]:
+        """Every relation."""
+        return tuple(c for c in self.constraints if isinstance(c, Relation))
+
+    @cached_property
+    def binary(self) -> tuple[Relation, ...]:
+        """The binary relations."""
+        return tuple(r for r in self.relations if get_kind(r.kind).binary)
+
+    @cached_property
+    def nary(self) -> tuple[Relation, ...]:
+        """The n-ary relations (cages)."""
+        return tuple(r for r in self.relations if not get_kind(r.kind).binary)
+
+    @cached_property
+    def less(self) -> tuple[Relation, ...]:
+        """The ``less`` relations (``.a`` < ``.b``)."""
+        return tuple(r for r in self.relations if r.kind == "less")
+
+    def of_kind(self, kind: str) -> tuple[Relation, ...]:
+        """The relations of one kind."""
+        return tuple(r for r in self.relations if r.kind == kind)
 
     @cached_property
     def fixed(self) -> tuple[Fixed, ...]:
@@ -144,25 +187,95 @@ class Model:
         return tuple(c for c in self.constraints if isinstance(c, Fixed))
 
     @cached_property
+    def groups(self) -> tuple[Group, ...]:
+        """The permutation groups as ``(cells, counts)``: counts None for a Permutation."""
+        out: list[Group] = [(con.cells, None) for con in self.permutations]
+        out += [(con.cells, con.counts) for con in self.counts]
+        return tuple(out)
+
+    @cached_property
+    def cell_groups(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell, the indices (into :attr:`groups`) of its permutation groups."""
+        out: list[list[int]] = [[] for _ in range(self.n_cells)]
+        for g, (cells, _) in enumerate(self.groups):
+            for c in cells:
+                out[c].append(g)
+        return tuple(map(tuple, out))
+
+    @cached_property
     def features(self) -> frozenset[str]:
-        """What the model needs of a backend: ``multiset``, ``less``, ``strings``."""
-        out = set()
+        """What the model needs of a backend: ``multiset``, ``strings``,
+        ``alldifferent`` (partial groups) and the kind of every relation."""
+        out = {r.kind for r in self.relations}
         if self.counts:
             out.add("multiset")
-        if self.less:
-            out.add("less")
+        if self.all_different:
+            out.add("alldifferent")
         if any(isinstance(v, str) for v in self.values):
             out.add("strings")
         return frozenset(out)
 
     @cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:
-        """Per cell, the other cells that share an AllDifferent with it."""
+        """Per cell, the other cells that must take a different value (a shared
+        Permutation or AllDifferent)."""
         out: list[set[int]] = [set() for _ in range(self.n_cells)]
-        for con in self.all_different:
+        for con in (*self.permutations, *self.all_different):
             for c in con.cells:
                 out[c].update(con.cells)
         return tuple(tuple(sorted(s - {i})) for i, s in enumerate(out))
+
+    @cached_property
+    def cell_relations(self) -> tuple[tuple[Relation, ...], ...]:
+        """Per cell, the relations that name it."""
+        out: list[list[Relation]] = [[] for _ in range(self.n_cells)]
+        for r in self.relations:
+            for c in r.cells:
+                out[c].append(r)
+        return tuple(map(tuple, out))
+
+    def support(self, rel: Relation) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The support of a binary relation over value indices, as bit sets.
+
+        ``forward[i]``: the values of ``rel.b`` compatible with value ``i`` of
+        ``rel.a``; ``backward[j]``: the values of ``rel.a`` compatible with
+        value ``j`` of ``rel.b``.
+        """
+        key = (rel.kind, rel.params)
+        cache = self._supports
+        if key not in cache:
+            cache[key] = support_masks(get_kind(rel.kind), self.values, rel.param_map)
+        return cache[key]
+
+    def allowed_pairs(self, rel: Relation) -> list[tuple[int, int]]:
+        """The allowed ``(value of a, value of b)`` index pairs of a binary relation."""
+        fwd, _ = self.support(rel)
+        return [(i, j) for i, mask in enumerate(fwd) for j in bits(mask)]
+
+    def combinations(self, rel: Relation) -> tuple[int, ...]:
+        """A cage's label sets (bit sets of value indices) of the right size and sum."""
+        key = ("combinations", len(rel.cells), rel.params)
+        cache = self._supports
+        if key not in cache:
+            cache[key] = tuple(cage_combinations(self.values, len(rel.cells),
+                                                 rel.param_map["sum"]))
+        return cache[key]
+
+    def filter(self, domains: Sequence[int]) -> tuple[list[int], int, int | None]:
+        """Run the list filtering (:func:`~futocp.propagate.filter_lists`) on ``domains``.
+
+        Returns:
+            ``(domains, removed, empty_cell)`` as :func:`~futocp.propagate.filter_lists`.
+        """
+        return filter_lists(
+            self.n_cells, domains, self.groups,
+            distinct=[con.cells for con in self.all_different],
+            binary=[(r.a, r.b, *self.support(r)) for r in self.binary],
+            cages=[(r.cells, self.combinations(r)) for r in self.cages])
+
+    @cached_property
+    def _supports(self) -> dict[object, object]:
+        return {}
 
     def labels_of(self, indices: Sequence[int]) -> tuple[Label, ...]:
         """Decode value indices (one per cell) into labels."""
@@ -189,10 +302,21 @@ def _clue_conflict(board: Board) -> str | None:
                 cells = [name(c) for c in ast if clues.get(c) == label]
                 return (f"asterism {i} holds {label!r} {k} times (allowed {mult[label]}): "
                         f"cells {', '.join(cells)}")
-    for a, b in board.less:
-        if a in clues and b in clues and not clues[a] < clues[b]:
-            return (f"clues break the inequality {name(a)} < {name(b)}: "
-                    f"{clues[a]!r} is not less than {clues[b]!r}")
+    for rel in board.relations:
+        spec = get_kind(rel.kind)
+        shown = ", ".join(name(c) for c in rel.cells)
+        if all(c in clues for c in rel.cells):
+            if not rel.holds([clues[c] for c in rel.cells]):
+                held = ", ".join(repr(clues[c]) for c in rel.cells)
+                return f"clues break the relation {rel.kind}({shown}): labels {held}"
+        elif spec.distinct:
+            held = Counter(clues[c] for c in rel.cells if c in clues)
+            if held and max(held.values()) > 1:
+                return f"clues repeat a label in the {rel.kind} [{shown}]"
+        if rel.kind == "cage" and not cage_combinations(board.values, len(rel.cells),
+                                                        rel.param_map["sum"]):
+            return (f"no {len(rel.cells)} different labels sum to {rel.param_map['sum']} "
+                    f"(cage [{shown}])")
     return None
 
 
@@ -219,27 +343,23 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
     counts = tuple(board.multiplicity[v] for v in values)
 
     constraints: list[Constraint] = []
-    groups: list[tuple[tuple[int, ...], tuple[int, ...] | None]] = []
     for ast in board.asterisms:
-        if repeated:
-            constraints.append(Count(ast, counts))
-            groups.append((ast, counts))
-        else:
-            constraints.append(AllDifferent(ast))
-            groups.append((ast, None))
-    for a, b in board.less:
-        constraints.append(Less(a, b))
+        constraints.append(Count(ast, counts) if repeated else Permutation(ast))
+    for rel in board.relations:
+        if get_kind(rel.kind).distinct:
+            constraints.append(AllDifferent(rel.cells))
+    constraints.extend(board.relations)
     full = (1 << n_values) - 1
     domains = [full] * board.n_cells
     for c, v in board.clues:
         constraints.append(Fixed(c, index[v]))
         domains[c] = 1 << index[v]
 
+    model = Model(board, values, tuple(domains), tuple(constraints), filtering)
     conflict = _clue_conflict(board)
     removed = 0
     if filtering == "lists" and conflict is None:
-        domains, removed, empty = filter_lists(
-            board.n_cells, domains, groups, [(a, b) for a, b in board.less])
+        domains, removed, empty = model.filter(domains)
         if empty is not None:
             conflict = f"the list of cell {board.cell_name(empty)} is empty after filtering"
     stats = {"build_s": time.perf_counter() - t0, "removed_values": removed}

@@ -137,7 +137,7 @@ def to_mzn(model: Model, consistency: str = "domain", **options: Any) -> str:
     ]
     lists = [_set(v + 1 for v in model.domain(c)) for c in range(n)]
     lines.append(f"array[CELLS] of set of int: lists = {_array(lists)};")
-    alldiff = [_set(c + 1 for c in con.cells) for con in model.all_different]
+    alldiff = [_set(c + 1 for c in con.cells) for con in model.permutations]
     lines.append(f"array[1..{len(alldiff)}] of set of CELLS: alldiff = {_array(alldiff)};")
     counts = model.counts
     lines.append(f"array[1..{len(counts)}] of set of CELLS: multiset = "

@@ -4,8 +4,10 @@ A list is an ``int`` whose bit ``i`` is set when value index ``i`` is still
 allowed. :func:`filter_lists` is the list-colouring reduction of seed 000: a
 cell whose list is a single label removes it from the lists of the other cells
 of its asterisms (or, for a multiset, once the label's multiplicity is used
-up), and every inequality cuts both lists to what can still be satisfied; the
-rules are applied until nothing changes.
+up), every inequality cuts both lists to what can still be satisfied, every
+other binary relation keeps the values with a support (arc consistency), and
+every cage keeps the values of its still possible label sets; the rules are
+applied until nothing changes.
 
 Example:
     >>> doms, removed, conflict = filter_lists(
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["bits", "low_bit", "high_bit", "popcount", "filter_lists"]
+__all__ = ["bits", "low_bit", "high_bit", "popcount", "filter_lists", "revise_cage"]
 
 
 def bits(mask: int) -> list[int]:
@@ -51,15 +53,29 @@ def filter_lists(
     domains: Sequence[int],
     groups: Sequence[tuple[Sequence[int], Sequence[int] | None]],
     less: Sequence[tuple[int, int]] = (),
+    *,
+    distinct: Sequence[Sequence[int]] = (),
+    binary: Sequence[tuple[int, int, Sequence[int], Sequence[int]]] = (),
+    cages: Sequence[tuple[Sequence[int], Sequence[int]]] = (),
 ) -> tuple[list[int], int, int | None]:
-    """Reduce lists to a fixpoint of the singleton and inequality rules.
+    """Reduce lists to a fixpoint of the singleton, relation and cage rules.
 
     Args:
         n_cells: Number of cells.
         domains: Initial bit-set list per cell.
-        groups: ``(cells, counts)`` per asterism; ``counts`` is None for an
-            all-different group, else the multiplicity of each value index.
-        less: ``(a, b)`` pairs meaning value(a) < value(b).
+        groups: ``(cells, counts)`` per permutation group; ``counts`` is None
+            when every value occurs once, else the multiplicity of each value index.
+        less: ``(a, b)`` pairs meaning value(a) < value(b) (bounds rule).
+        distinct: Partial all-different groups: a single value leaves the
+            lists of the others.
+        binary: ``(a, b, forward, backward)`` per binary relation, its support
+            as bit sets (``forward[i]``: values of b compatible with value i of
+            a; ``backward[j]`` the converse): each list keeps only the values
+            with a support in the other (arc consistency).
+        cages: ``(cells, combinations)``: the bit sets of the values that may
+            fill the cage together; each list keeps the values of the
+            combinations every cell can still take part in, and a value all
+            those combinations need that fits only one cell goes there.
 
     Returns:
         ``(domains, removed, empty_cell)``: the reduced lists, how many values
@@ -67,8 +83,10 @@ def filter_lists(
     """
     doms = list(domains)
     before = sum(d.bit_count() for d in doms)
+    all_groups = [(cells, counts) for cells, counts in groups]
+    all_groups += [(cells, ()) for cells in distinct]  # () = partial: no count rule
     cell_groups: list[list[int]] = [[] for _ in range(n_cells)]
-    for gi, (cells, _) in enumerate(groups):
+    for gi, (cells, _) in enumerate(all_groups):
         for c in cells:
             cell_groups[c].append(gi)
     succ: list[list[int]] = [[] for _ in range(n_cells)]
@@ -76,6 +94,14 @@ def filter_lists(
     for a, b in less:
         succ[a].append(b)
         pred[b].append(a)
+    arcs: list[list[tuple[int, Sequence[int]]]] = [[] for _ in range(n_cells)]
+    for a, b, fwd, bwd in binary:
+        arcs[a].append((b, fwd))
+        arcs[b].append((a, bwd))
+    cell_cages: list[list[int]] = [[] for _ in range(n_cells)]
+    for ci, (cells, _) in enumerate(cages):
+        for c in cells:
+            cell_cages[c].append(ci)
 
     queue = list(range(n_cells))
     queued = [True] * n_cells
@@ -85,26 +111,29 @@ def filter_lists(
             queued[c] = True
             queue.append(c)
 
+    def fail(c: int) -> tuple[list[int], int, int | None]:
+        return doms, before - sum(x.bit_count() for x in doms), c
+
     while queue:
         c = queue.pop()
         queued[c] = False
         d = doms[c]
         if d == 0:
-            return doms, before - sum(x.bit_count() for x in doms), c
+            return fail(c)
         if d & (d - 1) == 0:  # a single label left
             for gi in cell_groups[c]:
-                cells, counts = groups[gi]
-                if counts is not None:
+                cells, counts = all_groups[gi]
+                if counts:
                     used = sum(1 for x in cells if doms[x] == d)
                     if used > counts[d.bit_length() - 1]:
-                        return doms, before - sum(x.bit_count() for x in doms), c
+                        return fail(c)
                     if used < counts[d.bit_length() - 1]:
                         continue
                 for x in cells:
                     if x != c and doms[x] & d:
                         if doms[x] == d:
-                            if counts is None:
-                                return doms, before - sum(y.bit_count() for y in doms), x
+                            if not counts:
+                                return fail(x)
                             continue
                         doms[x] &= ~d
                         push(x)
@@ -120,4 +149,72 @@ def filter_lists(
             if na != doms[a]:
                 doms[a] = na
                 push(a)
+        for other, sup in arcs[c]:
+            allowed = 0
+            rest = d
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                allowed |= sup[low.bit_length() - 1]
+            no = doms[other] & allowed
+            if no != doms[other]:
+                doms[other] = no
+                push(other)
+        for ci in cell_cages[c]:
+            cells, combos = cages[ci]
+            changed = revise_cage(doms, cells, combos)
+            if changed is None:
+                return fail(c)
+            for x in changed:
+                push(x)
     return doms, before - sum(x.bit_count() for x in doms), None
+
+
+def revise_cage(doms: list[int], cells: Sequence[int], combos: Sequence[int]) -> list[int] | None:
+    """Narrow the lists of a cage's cells to its still possible combinations (in place).
+
+    A combination (bit set of values) is possible when every cell can take
+    one of its values, the cells together can take all of them, and the
+    cells already fixed take values of it. Each list keeps the values of the
+    possible combinations; a value every possible combination needs that
+    fits only one cell is placed there.
+
+    Returns:
+        The cells whose list changed, or None when no combination is possible.
+    """
+    union = 0
+    fixed = 0
+    for c in cells:
+        d = doms[c]
+        union |= d
+        if not d & (d - 1):
+            fixed |= d
+    allowed = 0
+    needed = -1
+    for m in combos:
+        if m & union != m or fixed & m != fixed:
+            continue
+        if all(doms[c] & m for c in cells):
+            allowed |= m
+            needed &= m
+    if not allowed:
+        return None
+    changed = []
+    for c in cells:
+        nd = doms[c] & allowed
+        if nd != doms[c]:
+            if not nd:
+                return None
+            doms[c] = nd
+            changed.append(c)
+    rest = needed & ~fixed
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        holders = [c for c in cells if doms[c] & low]
+        if not holders:
+            return None
+        if len(holders) == 1 and doms[holders[0]] != low:
+            doms[holders[0]] = low
+            changed.append(holders[0])
+    return changed

@@ -44,7 +44,6 @@ from .backends import REGISTRY, Backend, get_backend
 from .board import Board, Label
 from .errors import BoardError, UsageError
 from .model import Model, build_model
-from .propagate import filter_lists
 from .result import Result, Status
 
 __all__ = [
@@ -172,10 +171,7 @@ def _strike(model: Model, cell: int, value: int) -> Model:
     domains[cell] &= ~(1 << value)
     conflict = model.conflict
     if conflict is None:
-        groups = [(con.cells, None) for con in model.all_different]
-        groups += [(con.cells, con.counts) for con in model.counts]
-        domains, _, empty = filter_lists(model.n_cells, domains, groups,
-                                         [(con.a, con.b) for con in model.less])
+        domains, _, empty = model.filter(domains)
         if empty is not None:
             conflict = f"the list of cell {model.board.cell_name(empty)} is empty after filtering"
     return replace(model, domains=tuple(domains), conflict=conflict)

@@ -1,7 +1,8 @@
 """The independent checker: does an assignment solve a board?
 
-Written against the Board alone -- it imports nothing but :mod:`futocp.board`,
-shares no code with the Model or any backend, and is the one oracle the CLI's
+Written against the Board alone -- it imports nothing but :mod:`futocp.board`
+and the meanings of the relation kinds (:mod:`futocp.relations`), shares no
+code with the Model or any backend, and is the one oracle the CLI's
 ``--check``, the cross-check and the tests rely on.
 
 Example:
@@ -30,7 +31,7 @@ class Violation:
     """One broken rule.
 
     Attributes:
-        kind: ``shape``, ``label``, ``clue``, ``asterism`` or ``less``.
+        kind: ``shape``, ``label``, ``clue``, ``asterism`` or a relation kind (``less``, ...).
         cells: The cells involved.
         message: A readable explanation.
     """
@@ -81,14 +82,12 @@ def verify(board: Board, values: Sequence[Any]) -> list[Violation]:
             out.append(Violation("asterism", tuple(ast),
                                  f"asterism {i} has extra {', '.join(extra) or '-'} "
                                  f"and misses {', '.join(missing) or '-'}"))
-    for a, b in board.less:
-        try:
-            good = vals[a] < vals[b]
-        except TypeError:
-            good = False
-        if not good:
-            out.append(Violation("less", (a, b),
-                                 f"{name(a)}={vals[a]!r} is not less than {name(b)}={vals[b]!r}"))
+    for rel in board.relations:
+        labels = [vals[c] for c in rel.cells]
+        if not rel.holds(labels):
+            shown = ", ".join(f"{name(c)}={vals[c]!r}" for c in rel.cells)
+            extra = "".join(f" {k}={v}" for k, v in rel.params)
+            out.append(Violation(rel.kind, rel.cells, f"{rel.kind}{extra} fails: {shown}"))
     return out
 
 

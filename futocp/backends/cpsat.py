@@ -84,7 +84,7 @@ class CpsatBackend(Backend):
                 xs.append(m.new_int_var(0, len(vals) - 1, f"x{c}"))
             else:
                 xs.append(m.new_int_var_from_domain(Domain.from_values(vals), f"x{c}"))
-        for con in model.all_different:
+        for con in model.permutations:
             m.add_all_different([xs[c] for c in con.cells])
         if model.counts:
             lits: dict[tuple[int, int], Any] = {}
@@ -107,7 +107,7 @@ class CpsatBackend(Backend):
             cells.append([(v, m.new_bool_var(f"b{c}_{v}")) for v in model.domain(c)])
             m.add_exactly_one(b for _, b in cells[c])
         lit = [dict(pairs) for pairs in cells]
-        groups = [(con.cells, None) for con in model.all_different]
+        groups = [(con.cells, None) for con in model.permutations]
         groups += [(con.cells, con.counts) for con in model.counts]
         for group_cells, counts in groups:
             for v in range(len(model.values)):

@@ -137,7 +137,7 @@ def compile_program(model: Model, rng: random.Random | None = None) -> Listcolor
     internal = [0] * n
     for i, c in enumerate(order):
         internal[c] = i
-    groups = [tuple(internal[c] for c in con.cells) for con in model.all_different]
+    groups = [tuple(internal[c] for c in con.cells) for con in model.permutations]
     counts: list[tuple[int, ...] | None] = [None] * len(groups)
     for con in model.counts:
         groups.append(tuple(internal[c] for c in con.cells))
@@ -538,7 +538,7 @@ class ListcolorBackend(Backend):
         while a child is explored, so the stack holds up to ``n_cells`` copies.
         """
         super().check(model)
-        entries = model.n_cells + len(model.all_different) * model.n_values
+        entries = model.n_cells + len(model.permutations) * model.n_values
         worst = model.n_cells * entries * 8  # bytes of list slots, depth n_cells
         if worst > _MAX_STACK_BYTES:
             raise UnsupportedError(

@@ -282,7 +282,7 @@ def _compile(model: Model, opts: dict[str, Any], seed: int | None = None) -> Any
         if rng is not None:
             rng.shuffle(dom)
         problem.addVariable(c, dom)
-    for con in model.all_different:
+    for con in model.permutations:
         if opts["alldifferent"] == "library":
             problem.addConstraint(AllDifferentConstraint(), list(con.cells))
         else:

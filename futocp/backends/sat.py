@@ -237,7 +237,7 @@ class SatFormulation:
 
 def _groups(model: Model) -> list[tuple[tuple[int, ...], tuple[int, ...] | None]]:
     out: list[tuple[tuple[int, ...], tuple[int, ...] | None]] = [
-        (con.cells, None) for con in model.all_different]
+        (con.cells, None) for con in model.permutations]
     out += [(con.cells, con.counts) for con in model.counts]
     return out
 
