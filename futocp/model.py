@@ -98,7 +98,7 @@ class Fixed:
 
 
 Constraint = Union[Permutation, Count, AllDifferent, Relation, Fixed]
-Group = tuple[tuple[int, ...], Union[tuple[int, ...], None]]
+Group = tuple[tuple[int, ...], tuple[int, ...] | None]
 
 
 @dataclass(frozen=True, eq=False)

@@ -2,48 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import itertools
-from collections import Counter
-
 import pytest
 
 from futocp.backends import REGISTRY
 from futocp.board import Board
 from futocp.families import futoshiki, grid_lines, latin_square
-from futocp.verify import verify
 
-
-@functools.cache
-def brute_force_count(board: Board) -> int:
-    """Count solutions by trying rows that are permutations of the labels.
-
-    Independent of every backend and of the Model: partial grids are pruned only
-    when a column holds a label more often than the multiset allows, and every
-    full grid is judged by verify(). For tiny grid boards whose rows are asterisms.
-    """
-    rows, cols = board.shape
-    perms = sorted(set(itertools.permutations(board.labels)))
-    allowed = Counter(board.labels)
-    column_counts = [Counter() for _ in range(cols)]
-    grid: list[tuple] = []
-
-    def extend() -> int:
-        if len(grid) == rows:
-            return 0 if verify(board, [v for row in grid for v in row]) else 1
-        total = 0
-        for perm in perms:
-            if all(column_counts[c][v] < allowed[v] for c, v in enumerate(perm)):
-                for c, v in enumerate(perm):
-                    column_counts[c][v] += 1
-                grid.append(perm)
-                total += extend()
-                grid.pop()
-                for c, v in enumerate(perm):
-                    column_counts[c][v] -= 1
-        return total
-
-    return extend()
+from .oracle import brute_force_count
 
 
 def available_backends(complete_only: bool = False) -> list[str]:

@@ -9,7 +9,6 @@ Model or the backends.
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -40,6 +39,7 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .conftest import available_backends, backend_params
+from .oracle import brute_force_count
 
 ROOT = Path(__file__).resolve().parent.parent
 SUDOKU_DATA = ROOT.parent / "shared" / "data" / "sudoku"
@@ -51,42 +51,6 @@ JIGSAW_4 = [[1, 1, 2, 2], [1, 3, 3, 2], [1, 3, 4, 2], [3, 4, 4, 4]]
 
 
 # ------------------------------------------------------------------ helpers
-def brute_force_count(board: Board) -> int:
-    """Solutions of a small grid board whose rows are asterisms, by rows, pruning
-    every asterism on its label counts (independent of the Model and backends)."""
-    rows, cols = board.shape
-    need = Counter(board.labels)
-    clues = board.clue_map
-    choices = []
-    for r in range(rows):
-        perms = set(itertools.permutations(board.labels))
-        choices.append([p for p in perms
-                        if all(clues.get(r * cols + c, v) == v for c, v in enumerate(p))])
-    values: dict[int, object] = {}
-
-    def fits() -> bool:
-        for ast in board.asterisms:
-            seen = Counter(values[c] for c in ast if c in values)
-            if any(k > need[label] for label, k in seen.items()):
-                return False
-        return all(values[a] < values[b] for a, b in board.less if a in values and b in values)
-
-    def rec(r: int) -> int:
-        if r == rows:
-            return 1
-        total = 0
-        for perm in choices[r]:
-            for c, v in enumerate(perm):
-                values[r * cols + c] = v
-            if fits():
-                total += rec(r + 1)
-        for c in range(cols):
-            values.pop(r * cols + c, None)
-        return total
-
-    return rec(0)
-
-
 def supports(name: str, board: Board) -> bool:
     return not (build_model(board).features - REGISTRY[name].capabilities)
 

@@ -7,9 +7,7 @@ agree.
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -24,52 +22,10 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .conftest import multiset_board, string_square
+from .oracle import brute_force_count
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 MODES = ("never", "auto", "always")
-
-
-def brute_force_count(board: Board) -> int:
-    """Count the solutions of a grid board whose rows and columns are its asterisms.
-
-    Independent of the Model and of every backend: rows are the distinct
-    permutations of the label multiset that agree with the row's clues, chosen
-    row by row while no column holds a label more often than the multiset
-    allows; every complete grid is then judged by verify().
-    """
-    rows, cols = board.shape
-    clues = board.clue_map
-    allowed = Counter(board.labels)
-    # the inequalities whose later cell lies in row r, checked once row r is placed
-    due: list[list[tuple[int, int]]] = [[] for _ in range(rows)]
-    for a, b in board.less:
-        due[max(a, b) // cols].append((a, b))
-    perms = sorted(set(itertools.permutations(board.labels)))
-    per_row = [[p for p in perms if all(clues.get(r * cols + c, v) == v for c, v in enumerate(p))]
-               for r in range(rows)]
-    count = 0
-
-    def extend(r: int, grid: list[tuple], used: list[Counter]) -> None:
-        nonlocal count
-        if r == rows:
-            count += not verify(board, [v for row in grid for v in row])
-            return
-        for p in per_row[r]:
-            if all(used[c][v] < allowed[v] for c, v in enumerate(p)):
-                grid.append(p)
-                flat = [v for row in grid for v in row]
-                if any(flat[a] >= flat[b] for a, b in due[r]):
-                    grid.pop()
-                    continue
-                for c, v in enumerate(p):
-                    used[c][v] += 1
-                extend(r + 1, grid, used)
-                grid.pop()
-                for c, v in enumerate(p):
-                    used[c][v] -= 1
-
-    extend(0, [], [Counter() for _ in range(cols)])
-    return count
 
 
 def solve(board: Board, **kwargs):

@@ -13,7 +13,10 @@ implements :meth:`Backend._solve` (and :meth:`Backend.compile`).
 
 Capabilities: ``enumerate`` (more than one solution), ``time_limit``, ``seed``,
 ``unsat`` (can prove infeasibility), and the model features ``multiset``
-(Count), ``less`` and ``strings`` (string labels).
+(Count), ``strings`` (string labels), ``alldifferent`` (partial all-different
+groups, as in cages), ``binary`` (every binary relation kind of the registry,
+through the generic support encoding), and the names of the relation kinds
+the backend encodes beyond that (``less``, an n-ary kind such as ``cage``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any, ClassVar
 
 from ..errors import BackendUnavailable, UnsupportedError, UsageError
 from ..model import Model
+from ..relations import binary_kinds
 from ..result import Result, Status
 
 __all__ = ["Option", "Backend", "Deadline"]
@@ -94,6 +98,14 @@ class Backend:
         return True
 
     @classmethod
+    def supported(cls) -> frozenset[str]:
+        """The model features the backend handles: its capabilities, with
+        ``binary`` standing for every binary relation kind of the registry."""
+        if "binary" in cls.capabilities:
+            return cls.capabilities | frozenset(binary_kinds())
+        return cls.capabilities
+
+    @classmethod
     def parse_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
         """Check options against the declared ones and fill in the defaults.
 
@@ -114,7 +126,7 @@ class Backend:
         if ok is not True:
             hint = f"; install it with: pip install 'futocp[{self.extra}]'" if self.extra else ""
             raise BackendUnavailable(f"backend {self.name!r} is not available: {ok}{hint}")
-        missing = model.features - self.capabilities
+        missing = model.features - self.supported()
         if missing:
             raise UnsupportedError(f"backend {self.name!r} does not support "
                                    f"{', '.join(sorted(missing))} (this model needs it)")

@@ -1,0 +1,62 @@
+"""The tests' one independent oracle: a brute-force solution counter.
+
+It shares no code with the Model or any backend: rows are the distinct
+permutations of the label multiset that agree with the row's clues, chosen row
+by row while every asterism holds each label at most as often as the multiset
+allows and every relation whose cells are all placed holds (by its kind's
+meaning); every complete grid is then judged by verify(). For small grid
+boards whose rows are asterisms.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+
+from futocp.board import Board
+from futocp.verify import verify
+
+__all__ = ["brute_force_count"]
+
+
+@functools.cache
+def brute_force_count(board: Board) -> int:
+    """The number of solutions of ``board`` (a small grid whose rows are asterisms)."""
+    rows, cols = board.shape
+    clues = board.clue_map
+    need = Counter(board.labels)
+    perms = sorted(set(itertools.permutations(board.labels)))
+    per_row = [[p for p in perms if all(clues.get(r * cols + c, v) == v for c, v in enumerate(p))]
+               for r in range(rows)]
+    # the asterisms and relations to check once row r is placed (their last row)
+    asterisms_due: list[list[tuple[int, ...]]] = [[] for _ in range(rows)]
+    for ast in board.asterisms:
+        asterisms_due[min(ast) // cols].append(ast)  # checked from their first row on
+    relations_due: list[list] = [[] for _ in range(rows)]
+    for rel in board.relations:
+        relations_due[max(rel.cells) // cols].append(rel)
+    values: list = [None] * board.n_cells
+    live_asterisms: list[tuple[int, ...]] = []
+
+    def fits(r: int) -> bool:
+        for ast in live_asterisms:
+            seen = Counter(values[c] for c in ast if values[c] is not None)
+            if any(k > need[label] for label, k in seen.items()):
+                return False
+        return all(rel.holds([values[c] for c in rel.cells]) for rel in relations_due[r])
+
+    def rec(r: int) -> int:
+        if r == rows:
+            return 0 if verify(board, values) else 1
+        total = 0
+        live_asterisms.extend(asterisms_due[r])
+        for perm in per_row[r]:
+            values[r * cols:(r + 1) * cols] = perm
+            if fits(r):
+                total += rec(r + 1)
+        values[r * cols:(r + 1) * cols] = [None] * cols
+        del live_asterisms[len(live_asterisms) - len(asterisms_due[r]):]
+        return total
+
+    return rec(0)
