@@ -90,12 +90,39 @@ class Backend:
     capabilities: ClassVar[frozenset[str]] = frozenset()
     options: ClassVar[tuple[Option, ...]] = ()
     extra: ClassVar[str | None] = None  # the pip extra that installs the solver
+    requires: ClassVar[tuple[str, ...]] = ()  # modules the backend imports (checked by available)
+    package: ClassVar[str | None] = None  # the distribution whose version run records report
+    counters: ClassVar[tuple[str, ...]] = ()  # the search counters its stats report
+    count_rank: ClassVar[int | None] = None  # order of preference for counting (None: never)
     max_literals: ClassVar[int] = 20_000_000  # cells x values the backend accepts
 
     @classmethod
     def available(cls) -> bool | str:
-        """True, or a sentence saying why the backend cannot run here."""
+        """True, or a sentence saying why the backend cannot run here (a module of
+        :attr:`requires` that cannot be imported)."""
+        import importlib
+
+        for module in cls.requires:
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                what = cls.package or module
+                return f"the {what} package is not installed"
         return True
+
+    @staticmethod
+    def outcome(solutions: list[tuple[Any, ...]], finished: bool, limit: int | None,
+                stats: dict[str, Any]) -> Result:
+        """The Result of a search: ``sat`` with solutions, else ``unsat`` when the
+        search finished, else ``unknown``; exhausted when it finished below ``limit``."""
+        if solutions:
+            status = Status.SAT
+        elif finished:
+            status = Status.UNSAT
+        else:
+            status = Status.UNKNOWN
+        exhausted = finished and (limit is None or len(solutions) < limit)
+        return Result(status, solutions, stats, exhausted=exhausted)
 
     @classmethod
     def supported(cls) -> frozenset[str]:
