@@ -22,7 +22,7 @@ BACKENDS = backend_params()
 
 
 def caps(name: str) -> frozenset[str]:
-    return REGISTRY[name].capabilities
+    return REGISTRY[name].supported()
 
 
 def need(name: str, *capabilities: str) -> None:

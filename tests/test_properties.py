@@ -58,7 +58,7 @@ def agree(board, filtering):
     for name in COMPLETE:
         backend = get_backend(name)
         model = build_model(board, filtering)
-        if model.features - backend.capabilities:
+        if model.features - backend.supported():
             continue
         result = backend.solve(model, limit=LIMIT, time_limit=60)
         assert result.ok, f"{name} did not finish"
@@ -80,4 +80,26 @@ def test_backends_agree_on_random_futoshiki(board, filtering):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(multiset_boards(), st.sampled_from(["lists", "none"]))
 def test_backends_agree_on_random_multiset_boards(board, filtering):
+    agree(board, filtering)
+
+
+@st.composite
+def relation_boards(draw):
+    """A small Latin square or 4x4 Sudoku with random relations of every kind."""
+    from .relation_boards import KINDS, killer_board, relation_board
+
+    if draw(st.integers(0, 3)) == 0:
+        return killer_board(draw(st.integers(0, 10_000)), givens=draw(st.integers(0, 3)),
+                            wrong_sum=draw(st.booleans()))
+    n = draw(st.integers(3, 4))
+    kinds = tuple(draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=4, unique=True)))
+    return relation_board(n, kinds, seed=draw(st.integers(0, 10_000)),
+                          count=draw(st.integers(1, 2 * n)), givens=draw(st.integers(0, n)),
+                          truthful=draw(st.booleans()))
+
+
+@pytest.mark.skipif(len(COMPLETE) < 2, reason="needs two complete backends")
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(relation_boards(), st.sampled_from(["lists", "none"]))
+def test_backends_agree_on_random_relation_boards(board, filtering):
     agree(board, filtering)

@@ -1,0 +1,88 @@
+"""Small random boards with relations of every kind, for the tests.
+
+A board is made from a hidden random Latin square (or 4x4 Sudoku): relations
+that hold in it (so the board is satisfiable) and, optionally, random ones
+(which may make it unsatisfiable), with a few of its labels as givens.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from futocp.board import Board
+from futocp.families import latin_square, sudoku
+from futocp.generate import random_latin_square, random_solution
+from futocp.relations import Relation
+
+__all__ = ["relation_board", "killer_board", "KINDS"]
+
+KINDS = ("less", "consecutive", "nonconsecutive", "ratio")
+
+
+def _pairs(n: int) -> list[tuple[int, int]]:
+    out = []
+    for r in range(n):
+        for c in range(n):
+            if c + 1 < n:
+                out.append((r * n + c, r * n + c + 1))
+            if r + 1 < n:
+                out.append((r * n + c, (r + 1) * n + c))
+    return out
+
+
+def relation_board(n: int, kinds: tuple[str, ...], seed: int, count: int = 4, givens: int = 2,
+                   truthful: bool = True) -> Board:
+    """An n x n Latin square with ``count`` random relations of ``kinds`` between
+    neighbours; with ``truthful`` they hold in a hidden solution."""
+    rng = random.Random(seed)
+    hidden = [v for row in random_latin_square(n, seed=rng.randrange(1 << 30)) for v in row]
+    rels: list[Relation] = []
+    used: set[tuple[int, int]] = set()
+    pairs = _pairs(n)
+    rng.shuffle(pairs)
+    for a, b in pairs:
+        if len(rels) == count:
+            break
+        kind = rng.choice(kinds)
+        x, y = (a, b) if kind != "less" or hidden[a] < hidden[b] else (b, a)
+        rel = Relation(kind, (x, y))
+        if truthful and not rel.holds([hidden[x], hidden[y]]):
+            continue
+        if (min(a, b), max(a, b)) in used:
+            continue
+        used.add((min(a, b), max(a, b)))
+        rels.append(rel)
+    cells = rng.sample(range(n * n), givens)
+    board = latin_square(n)
+    return replace(board, clues=tuple((c, hidden[c]) for c in cells), relations=tuple(rels))
+
+
+def killer_board(seed: int, givens: int = 0, wrong_sum: bool = False) -> Board:
+    """A 4x4 Sudoku with cages of 1-3 cells covering part of the grid, sums from a
+    hidden solution (or one sum off by one with ``wrong_sum``)."""
+    rng = random.Random(seed)
+    base = sudoku((2, 2))
+    hidden = random_solution(base, seed=rng.randrange(1 << 30))
+    free = set(range(16))
+    rels = []
+    while free and len(rels) < 5:
+        start = rng.choice(sorted(free))
+        cage = [start]
+        free.discard(start)
+        for _ in range(rng.randint(0, 2)):
+            r, c = divmod(cage[-1], 4)
+            nbrs = [x for x in (r * 4 + c + 1 if c < 3 else None, (r + 1) * 4 + c if r < 3 else None)
+                    if x is not None and x in free]
+            if not nbrs:
+                break
+            nxt = rng.choice(nbrs)
+            cage.append(nxt)
+            free.discard(nxt)
+        if len(cage) < 2 or len({hidden[x] for x in cage}) < len(cage):
+            continue
+        total = sum(hidden[x] for x in cage) + (1 if wrong_sum and not rels else 0)
+        rels.append(Relation("cage", tuple(cage), (("sum", total),)))
+    cells = rng.sample(range(16), givens)
+    return replace(base, clues=tuple((c, hidden[c]) for c in cells), relations=tuple(rels))
+
