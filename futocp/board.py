@@ -115,22 +115,25 @@ class Board:
             raise BoardError("labels must be all integers or all strings")
         for i, ast in enumerate(self.asterisms):
             if len(ast) != k:
-                raise BoardError(f"asterism {i} has {len(ast)} cells; the multiset has {k} labels")
+                raise BoardError(f"asterism {i} has {len(ast)} cells; the multiset has {k} labels",
+                                 field="asterisms", index=i)
             if len(set(ast)) != len(ast):
-                raise BoardError(f"asterism {i} names a cell twice")
+                raise BoardError(f"asterism {i} names a cell twice", field="asterisms", index=i)
             for c in ast:
-                if not 0 <= c < n:
-                    raise BoardError(f"asterism {i} names cell {c}, outside 0..{n - 1}")
+                if not isinstance(c, int) or not 0 <= c < n:
+                    raise BoardError(f"asterism {i} names cell {c}, outside 0..{n - 1}",
+                                     field="asterisms", index=i)
         values = set(self.labels)
         seen: set[int] = set()
         for c, v in self.clues:
             if not 0 <= c < n:
-                raise BoardError(f"clue on cell {c}, outside 0..{n - 1}")
+                raise BoardError(f"clue on cell {c}, outside 0..{n - 1}", field="clues", cell=c)
             if c in seen:
-                raise BoardError(f"cell {c} has two clues")
+                raise BoardError(f"cell {c} has two clues", field="clues", cell=c)
             seen.add(c)
             if v not in values:
-                raise BoardError(f"clue {v!r} on cell {self._name(c)} is not a label of this board")
+                raise BoardError(f"clue {v!r} on cell {self._name(c)} is not a label of this board",
+                                 field="clues", cell=c)
         if not self.inscription <= seen:
             extra = min(self.inscription - seen)
             raise BoardError(f"inscription names cell {extra}, which has no clue")
@@ -144,47 +147,49 @@ class Board:
         for rel in self.relations:
             spec = get_kind(rel.kind)
             what = f"{rel.kind} relation {self._show(rel)}"
+            at: dict[str, Any] = {"field": "relations", "relation": rel}
             if spec.integer and not integer_labels:
-                raise BoardError(f"{rel.kind} relations need integer labels")
+                raise BoardError(f"{rel.kind} relations need integer labels", **at)
             if spec.arity is not None and len(rel.cells) != spec.arity:
                 raise BoardError(f"{what} names {len(rel.cells)} cells; a {rel.kind} names "
-                                 f"{spec.arity}")
+                                 f"{spec.arity}", **at)
             if len(rel.cells) < 2:
-                raise BoardError(f"{what} needs at least two cells")
+                raise BoardError(f"{what} needs at least two cells", **at)
             for c in rel.cells:
                 if not isinstance(c, int) or not 0 <= c < n:
-                    raise BoardError(f"{what} names cell {c}, outside 0..{n - 1}")
+                    raise BoardError(f"{what} names cell {c}, outside 0..{n - 1}", **at)
             if len(set(rel.cells)) != len(rel.cells):
                 if len(rel.cells) == 2:
                     raise BoardError(f"{rel.kind} relation between cell {self._name(rel.a)} "
-                                     "and itself")
-                raise BoardError(f"{what} names a cell twice")
+                                     "and itself", **at)
+                raise BoardError(f"{what} names a cell twice", **at)
             got = set(rel.param_map)
             if got != set(spec.params):
-                raise BoardError(f"{what} needs parameters {', '.join(spec.params) or 'none'}")
+                raise BoardError(f"{what} needs parameters {', '.join(spec.params) or 'none'}", **at)
             for key, value in rel.params:
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise BoardError(f"{what}: parameter {key}={value!r} is not an integer")
+                    raise BoardError(f"{what}: parameter {key}={value!r} is not an integer", **at)
             if spec.opposite is not None:
                 key = tuple(sorted(rel.cells))
                 other = pairs.get(key)
                 if other == spec.opposite:
                     raise BoardError(f"cells {self._show(rel)} are listed as both {other} "
-                                     f"and {rel.kind}")
+                                     f"and {rel.kind}", **at)
                 pairs[key] = rel.kind
             if spec.exclusive:
                 for c in rel.cells:
                     prev = owner.setdefault((rel.kind, c), rel)
                     if prev is not rel:
                         raise BoardError(f"{rel.kind} relations {self._show(prev)} and "
-                                         f"{self._show(rel)} overlap on cell {self._name(c)}")
+                                         f"{self._show(rel)} overlap on cell {self._name(c)}", **at)
         for spec in {get_kind(r.kind) for r in self.relations if get_kind(r.kind).acyclic}:
             cycle = self._cycle(spec.name)
             if cycle:
                 sign = " < " if spec.name == "less" else f" {spec.name} "
                 path = sign.join(self._name(c) for c in cycle)
                 what = "the inequalities" if spec.name == "less" else f"the {spec.name} relations"
-                raise BoardError(f"{what} form a cycle: {path}")
+                raise BoardError(f"{what} form a cycle: {path}", field="relations",
+                                 relation=Relation(spec.name, (cycle[0], cycle[1])))
 
     def _show(self, rel: Relation) -> str:
         return "[" + ", ".join(self._name(c) for c in rel.cells) + "]"
@@ -300,8 +305,11 @@ class Board:
 def _normal(rel: Relation) -> Relation:
     """A symmetric kind's cells sorted (so that a pair is one relation)."""
     if not isinstance(rel, Relation):
-        raise BoardError(f"{rel!r} is not a Relation")
-    spec = get_kind(rel.kind)
+        raise BoardError(f"{rel!r} is not a Relation", field="relations")
+    try:
+        spec = get_kind(rel.kind)
+    except BoardError as exc:
+        raise BoardError(exc.message, field="relations", relation=rel) from None
     if spec.symmetric and list(rel.cells) != sorted(rel.cells):
         return Relation(rel.kind, tuple(sorted(rel.cells)), rel.params)
     return rel

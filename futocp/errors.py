@@ -17,6 +17,7 @@ __all__ = [
     "UsageError",
     "BackendUnavailable",
     "UnsupportedError",
+    "SolverError",
 ]
 
 
@@ -53,7 +54,25 @@ class InputError(FutocpError):
 
 
 class BoardError(FutocpError):
-    """A board whose definition is inconsistent (bad cell, label, relation...)."""
+    """A board whose definition is inconsistent (bad cell, label, relation...).
+
+    Args:
+        message: What is wrong, in one line.
+        field: The board field at fault (``asterisms``, ``clues``, ``relations``...).
+        index: The position in that field, when known (an asterism's number).
+        cell: The cell at fault, when one is.
+        relation: The :class:`~futocp.relations.Relation` at fault, when one is (a
+            reader finds it in its file to say where it was written).
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, index: int | None = None,
+                 cell: int | None = None, relation: object = None) -> None:
+        self.message = message
+        self.field = field
+        self.index = index
+        self.cell = cell
+        self.relation = relation
+        super().__init__(message)
 
 
 class UsageError(FutocpError):
@@ -66,3 +85,10 @@ class BackendUnavailable(FutocpError):
 
 class UnsupportedError(FutocpError):
     """The backend cannot hold this model (a missing capability or a size limit)."""
+
+
+class SolverError(FutocpError):
+    """A solver process crashed or answered something that cannot be read.
+
+    Not the user's fault: the CLI exits with code 70 (``EX_SOFTWARE``), not 2.
+    """
