@@ -21,6 +21,7 @@ from .errors import (
     BoardError,
     FutocpError,
     InputError,
+    SolverError,
     UnsupportedError,
     UsageError,
 )
@@ -37,7 +38,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Board", "Label", "Model", "Result", "Status", "Violation",
     "FutocpError", "InputError", "BoardError", "UsageError", "BackendUnavailable",
-    "UnsupportedError",
+    "UnsupportedError", "SolverError",
     "build_model", "solve", "crosscheck", "verify", "is_solution", "get_backend", "REGISTRY",
     "DEFAULT_BACKEND", "futoshiki", "latin_square", "sudoku", "jigsaw", "family", "list_families",
     "read", "read_many", "write", "loads", "dumps", "__version__",

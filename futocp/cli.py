@@ -23,7 +23,7 @@ from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
 from .board import Board
 from .crosscheck import COUNTERS, crosscheck, disagreements
-from .errors import FutocpError, InputError, UsageError
+from .errors import FutocpError, InputError, SolverError, UsageError
 from .export import EXPORTERS, decode, export
 from .families import family, list_families, parse_param_text
 from .generate import PATTERNS, generate
@@ -36,6 +36,7 @@ from .verify import verify
 __all__ = ["main", "render", "parse_opts", "load_instances", "collection_summary"]
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2
+EXIT_SOLVER = 70  # a solver process crashed or answered garbage (sysexits' EX_SOFTWARE)
 
 
 # ------------------------------------------------------------------ helpers
@@ -637,6 +638,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "limit", 1) is not None and getattr(args, "limit", 1) < 1:
             raise UsageError("--limit must be at least 1")
         return func(args)
+    except SolverError as exc:
+        print(f"futocp: solver failure: {exc}", file=sys.stderr)
+        return EXIT_SOLVER
     except FutocpError as exc:
         print(f"futocp: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
