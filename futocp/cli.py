@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import formats
+from . import __version__, formats
 from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
 from .board import Board
@@ -571,7 +571,7 @@ def _add_search(p: argparse.ArgumentParser, default_limit: int, per: str) -> Non
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     parser = argparse.ArgumentParser(prog="futocp", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version="futocp 0.1.0")
+    parser.add_argument("--version", action="version", version=f"futocp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("solve", help="solve an instance")
