@@ -301,6 +301,12 @@ class Board:
         """The kinds of relations the board states."""
         return frozenset(r.kind for r in self.relations)
 
+    def _repr_svg_(self) -> str | None:
+        """The board's picture in a notebook (:mod:`futocp.render`, matplotlib)."""
+        from .render import notebook_svg  # lazy: matplotlib is imported only for pictures
+
+        return notebook_svg(self)
+
 
 def _normal(rel: Relation) -> Relation:
     """A symmetric kind's cells sorted (so that a pair is one relation)."""

@@ -67,7 +67,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "FORMATS", "DEFAULT_DPI", "Picture", "figure", "to_bytes", "to_svg", "save",
-    "candidate_lists", "format_of", "result_html", "write_bytes_atomic",
+    "candidate_lists", "format_of", "result_html", "notebook_svg", "write_bytes_atomic",
 ]
 
 #: File name endings -> matplotlib format names.
@@ -871,6 +871,23 @@ class Picture:
         return self.to_bytes("png", dpi=100)
 
 
+#: Boards with more cells than this are not drawn by the notebook hooks (too slow to
+#: be a useful default display; :func:`figure` and :func:`save` draw them).
+NOTEBOOK_MAX_CELLS = 2500
+
+
+def notebook_svg(board: Board, **options: Any) -> str | None:
+    """The SVG a notebook shows for a board (``Board._repr_svg_``), or None when
+    matplotlib is missing or the board is very large (the notebook shows text)."""
+    if board.n_cells > NOTEBOOK_MAX_CELLS:
+        return None
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:  # pragma: no cover
+        return None
+    return to_svg(board, **options)
+
+
 def result_html(result: Result) -> str:
     """A Result as HTML: one line of status and counts, and its picture when it knows
     its board (``result.board``)."""
@@ -886,5 +903,6 @@ def result_html(result: Result) -> str:
     out = "<div><p>" + ", ".join(parts) + "</p>"
     board = getattr(result, "board", None)
     if board is not None:
-        out += Picture(board, result=result)._repr_svg_()
+        svg = notebook_svg(board, result=result) or ""
+        out += svg[svg.find("<svg"):] if svg else ""  # inline: without the XML prologue
     return out + "</div>"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from .board import Label
+from .board import Board, Label
 
 __all__ = ["Status", "Result"]
 
@@ -43,6 +43,8 @@ class Result:
         backend: Name of the backend that answered.
         exhausted: True when the search proved there are no further solutions
             (the solution list is complete).
+        board: The board that was solved, when the caller attached it (not part of
+            equality or :meth:`to_dict`); a notebook then shows the solution's picture.
     """
 
     status: Status
@@ -50,6 +52,7 @@ class Result:
     stats: dict[str, Any] = field(default_factory=dict)
     backend: str = ""
     exhausted: bool = False
+    board: Board | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_solutions(self) -> int:
@@ -70,3 +73,19 @@ class Result:
             "solutions": [list(s) for s in self.solutions],
             "stats": dict(self.stats),
         }
+
+    # ------------------------------------------------------------ notebooks
+    def _repr_svg_(self) -> str | None:
+        """The picture of the first solution (or of the board, with the status), when
+        the Result knows its board; None otherwise (the notebook shows the text)."""
+        if self.board is None:
+            return None
+        from .render import notebook_svg  # lazy: matplotlib only for pictures
+
+        return notebook_svg(self.board, result=self)
+
+    def _repr_html_(self) -> str:
+        """Status, counts and time on one line, and the picture when the board is known."""
+        from .render import result_html
+
+        return result_html(self)
