@@ -11,16 +11,36 @@ from futocp.families import futoshiki, grid_lines, latin_square
 from .oracle import brute_force_count
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--backend", action="append", default=[], metavar="NAME",
+                     help="run the backend-parametrised suites for this backend only (repeatable)")
+
+
+_SELECTED: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _SELECTED[:] = config.getoption("--backend") or []
+    unknown = sorted(set(_SELECTED) - set(REGISTRY))
+    if unknown:
+        raise pytest.UsageError(f"--backend: unknown backend(s) {', '.join(unknown)} "
+                                f"(known: {', '.join(REGISTRY)})")
+
+
+def _chosen(name: str) -> bool:
+    return not _SELECTED or name in _SELECTED
+
+
 def available_backends(complete_only: bool = False) -> list[str]:
     return [name for name, cls in REGISTRY.items()
-            if cls.available() is True and (cls.complete or not complete_only)]
+            if cls.available() is True and (cls.complete or not complete_only) and _chosen(name)]
 
 
 def backend_params(complete_only: bool = False) -> list:
     """Every backend of the REGISTRY, skipped with the reason when unavailable."""
     out = []
     for name, cls in REGISTRY.items():
-        if complete_only and not cls.complete:
+        if (complete_only and not cls.complete) or not _chosen(name):
             continue
         ok = cls.available()
         marks = [] if ok is True else [pytest.mark.skip(reason=f"{name}: {ok}")]
