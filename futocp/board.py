@@ -238,6 +238,17 @@ class Board:
         return tuple(tuple(x) for x in out)
 
     @property
+    def grid_shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` of a grid board.
+
+        Raises:
+            BoardError: when the board is not a grid.
+        """
+        if self.shape is None:
+            raise BoardError("this board is not a grid")
+        return self.shape
+
+    @property
     def is_grid(self) -> bool:
         """True when the board has a grid shape."""
         return self.shape is not None
