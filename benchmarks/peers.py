@@ -2,7 +2,7 @@
 
 Solves, side by side in one run, (a) the 9x9 Futoshiki puzzles shipped in
 ``instances/futoshiki/9x9*`` and (b) the CSPLib QWH order-30 instances in
-``../shared/data/qwh/csplib067/`` with three solvers:
+``instances/qwh/csplib067/`` with three solvers:
 
 * ``listcolor`` -- futocp's native backend;
 * ``cpsat`` -- futocp's CP-SAT backend;
@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per solve")
     ap.add_argument("--sets", default="futoshiki,qwh", help="comma-separated: futoshiki, qwh")
     ap.add_argument("--futoshiki", default="instances/futoshiki/9x9*", help="glob of the 9x9 puzzles")
-    ap.add_argument("--qwh", default="../shared/data/qwh/csplib067/*.dzn", help="glob of the QWH instances")
+    ap.add_argument("--qwh", default="instances/qwh/csplib067/*.dzn", help="glob of the QWH instances")
     args = ap.parse_args(argv)
 
     def load(pattern: str) -> list[tuple[str, Board]]:

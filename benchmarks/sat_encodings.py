@@ -13,7 +13,7 @@ hits them alike:
 * ``enumerate``: solvers enumerating 1000 solutions (blocking clauses; Kissat is
   not incremental and is rebuilt after each solution).
 
-Instances: CSPLib QWH order 30 (``../shared/data/qwh/csplib067/*.dzn``, a few,
+Instances: CSPLib QWH order 30 (``instances/qwh/csplib067/*.dzn``, a few,
 spread over the set), the 9x9 Futoshiki shipped in ``instances/futoshiki/``,
 and (for ``less``) generated 15x15 and 20x20 Futoshiki with many inequalities.
 
@@ -58,7 +58,7 @@ from futocp.verify import verify  # noqa: E402
 __all__ = ["Run", "run_once", "qwh_csplib", "qwh_lsencode", "futoshiki_9x9", "sweep",
            "table", "main"]
 
-DATA = os.path.join(ROOT, "..", "shared", "data", "qwh")
+DATA = os.path.join(ROOT, "instances", "qwh")
 Config = dict[str, Any]  # backend options, plus "backend" (default "sat") and "limit" (1)
 TRIO = ("cadical195", "glucose4", "minisat22")
 

@@ -1,7 +1,7 @@
 """Issue 3 benchmark: the sat backend (default options) against the cpsat backend on QWH.
 
-On the 40 CSPLib QWH order-30 instances (``../shared/data/qwh/csplib067/``) and
-Gomes' lsencode QWH instances of order at most 40 (``../shared/data/qwh/lsencode/``),
+On the 40 CSPLib QWH order-30 instances (``instances/qwh/csplib067/``) and
+Gomes' lsencode QWH instances of order at most 40 (``instances/qwh/lsencode/``),
 both backends solve every instance, interleaved (sat then cpsat, each in a
 fresh process killed at ``--cap`` seconds). A time is the backend's ``wall_s``:
 Model build, encoding (plus, for sat, loading the clauses into the solver)

@@ -1,6 +1,6 @@
 """Sudoku collections with every backend, side by side: solving and uniqueness checks.
 
-Solves the 9x9 puzzles of ``../shared/data/sudoku/top95.txt`` and ``top1465.txt``
+Solves the 9x9 puzzles of ``instances/sudoku/top95.txt`` and ``top1465.txt``
 (one puzzle per line, 81 characters, ``.`` or ``0`` empty, ``#`` comments) with
 each available complete backend, puzzle by puzzle in turn (the backend order
 rotates from one puzzle to the next, so that load on the shared machine falls
@@ -45,7 +45,7 @@ from futocp.model import build_model  # noqa: E402
 from futocp.puzzles import minimize  # noqa: E402
 from futocp.verify import verify  # noqa: E402
 
-DATA = ROOT / ".." / "shared" / "data" / "sudoku"
+DATA = ROOT / "instances" / "sudoku"
 ORDER = ("listcolor", "cpsat", "sat", "pyconstraint")
 
 

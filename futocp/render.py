@@ -88,6 +88,8 @@ REGION_TINTS = ("#fde2e4", "#dcefe6", "#dfe7fd", "#fff1c1", "#eadff5", "#d3eef7"
                 "#fbe0c8", "#e6f2cf", "#f2dce9", "#e8e8e8")
 OVERLAY_TINTS = ("#f2c94c", "#56a3d9", "#e07a5f", "#81b29a", "#9b72cf", "#d4a373",
                  "#7fb7be", "#c9ada7")
+HYPEREDGE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+             "#7f7f7f", "#bcbd22", "#17becf")  # matplotlib's ten default colours
 STRIPE_INK = {"row": "#8e2c2c", "left": "#2c6e3f", "right": "#2c4a8e"}
 IMPLIED = frozenset({"nonconsecutive", "nodot"})  # the unmarked pairs of adjacent/Kropki
 
@@ -483,10 +485,10 @@ class _Painter:
 
         geo, ax = self.geo, self.ax
         for j, ast in enumerate(self.board.asterisms):
-            colour = OVERLAY_TINTS[j % len(OVERLAY_TINTS)]
+            colour = HYPEREDGE[j % len(HYPEREDGE)]
             pts = sorted((geo.centres[c] for c in ast),
                          key=lambda p: math.atan2(p[1], p[0]))
-            ax.add_artist(Polygon(pts, closed=True, facecolor=colour, alpha=0.12,
+            ax.add_artist(Polygon(pts, closed=True, facecolor=colour, alpha=0.07,
                                  edgecolor="none", zorder=0.5, gid=f"asterism-{j}-fill"))
             ax.add_artist(Polygon(pts, closed=True, facecolor="none", edgecolor=colour,
                                  linewidth=1.6, alpha=0.9, zorder=0.6, gid=f"asterism-{j}"))
