@@ -869,9 +869,6 @@ class Picture:
     def _repr_svg_(self) -> str:
         return self.to_bytes("svg").decode("utf-8")
 
-    def _repr_png_(self) -> bytes:
-        return self.to_bytes("png", dpi=100)
-
 
 #: Boards with more cells than this are not drawn by the notebook hooks (too slow to
 #: be a useful default display; :func:`figure` and :func:`save` draw them).
