@@ -145,11 +145,13 @@ def _layout(board: Board) -> tuple[list[list[int]] | None, str | None]:
 
 def _grid_geometry(board: Board) -> _Geometry:
     rows, cols = board.shape  # type: ignore[misc]
-    centres, polygons = [], []
+    centres: list[Point] = []
+    polygons: list[list[Point]] = []
     for cell in range(board.n_cells):
         r, c = divmod(cell, cols)
-        centres.append((c + 0.5, r + 0.5))
-        polygons.append([(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)])
+        x, y = float(c), float(r)
+        centres.append((x + 0.5, y + 0.5))
+        polygons.append([(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)])
     scale = min(0.6, max(0.3, 7.5 / max(rows, cols)))
     return _Geometry("grid", centres, polygons, 1.0, [0, cols, 0, rows], 0.3, scale,
                      extra={"rows": rows, "cols": cols})
@@ -410,7 +412,7 @@ class _Painter:
 
         for cell, poly in enumerate(geo.polygons or ()):
             self.ax.add_artist(Polygon(poly, closed=True, facecolor=faces[cell], edgecolor=GRID,
-                                      linewidth=self.thin, zorder=1, gid=f"cell-{cell}"))
+                                       linewidth=self.thin, zorder=1, gid=f"cell-{cell}"))
         for k, j in enumerate(extras):
             colour = OVERLAY_TINTS[k % len(OVERLAY_TINTS)]
             self._overlay(board.asterisms[j], colour, f"asterism-{j}")
@@ -489,12 +491,12 @@ class _Painter:
             pts = sorted((geo.centres[c] for c in ast),
                          key=lambda p: math.atan2(p[1], p[0]))
             ax.add_artist(Polygon(pts, closed=True, facecolor=colour, alpha=0.07,
-                                 edgecolor="none", zorder=0.5, gid=f"asterism-{j}-fill"))
+                                  edgecolor="none", zorder=0.5, gid=f"asterism-{j}-fill"))
             ax.add_artist(Polygon(pts, closed=True, facecolor="none", edgecolor=colour,
-                                 linewidth=1.6, alpha=0.9, zorder=0.6, gid=f"asterism-{j}"))
+                                  linewidth=1.6, alpha=0.9, zorder=0.6, gid=f"asterism-{j}"))
         for cell, (x, y) in enumerate(geo.centres):
             ax.add_artist(Circle((x, y), geo.node_radius, facecolor=faces[cell], edgecolor=INK,
-                                linewidth=self.thin * 1.5, zorder=2, gid=f"cell-{cell}"))
+                                 linewidth=self.thin * 1.5, zorder=2, gid=f"cell-{cell}"))
             norm = math.hypot(x, y) or 1.0
             ax.text(x + x / norm * 0.62, y + y / norm * 0.62, str(cell), ha="center",
                     va="center", fontsize=max(5.0, 0.2 * self.pt), color="#666666",
@@ -561,33 +563,34 @@ class _Painter:
             xs = [(1 - t) ** 2 * xa + 2 * (1 - t) * t * cx + t ** 2 * xb for t in ts]
             ys = [(1 - t) ** 2 * ya + 2 * (1 - t) * t * cy + t ** 2 * yb for t in ts]
             ax.add_artist(Line2D(xs, ys, color=INK, linewidth=self.thin, alpha=0.45, zorder=1.8,
-                               linestyle=(0, (2, 2)), gid=f"{gid}-link"))
+                                 linestyle=(0, (2, 2)), gid=f"{gid}-link"))
             mx, my = mx + nx * bend / 2, my + ny * bend / 2
         if kind == "less":
             s = 0.17 * unit
             tip = (mx - ux * s * 0.5, my - uy * s * 0.5)  # the point faces the smaller cell a
             arm1 = (mx + ux * s * 0.5 + nx * s * 0.6, my + uy * s * 0.5 + ny * s * 0.6)
             arm2 = (mx + ux * s * 0.5 - nx * s * 0.6, my + uy * s * 0.5 - ny * s * 0.6)
-            xs, ys = zip(arm1, tip, arm2, strict=True)
+            xs = [arm1[0], tip[0], arm2[0]]
+            ys = [arm1[1], tip[1], arm2[1]]
             ax.add_artist(Line2D(xs, ys, color=INK, linewidth=self.thick * 0.8,
-                               solid_capstyle="round", solid_joinstyle="miter", zorder=4,
-                               gid=gid))
+                                 solid_capstyle="round", solid_joinstyle="miter", zorder=4,
+                                 gid=gid))
         elif kind == "consecutive" and not kropki:
             s = 0.26 * unit
-            xs = (mx - nx * s, mx + nx * s)
-            ys = (my - ny * s, my + ny * s)
+            xs = [mx - nx * s, mx + nx * s]
+            ys = [my - ny * s, my + ny * s]
             ax.add_artist(Line2D(xs, ys, color=INK, linewidth=self.thick * 1.6,
-                               solid_capstyle="butt", zorder=4, gid=gid))
+                                 solid_capstyle="butt", zorder=4, gid=gid))
         elif kind in ("consecutive", "ratio"):
             face = "white" if kind == "consecutive" else INK
             ax.add_artist(Circle((mx, my), 0.09 * unit, facecolor=face, edgecolor=INK,
-                                linewidth=self.thin * 1.4, zorder=4, gid=gid))
+                                 linewidth=self.thin * 1.4, zorder=4, gid=gid))
         elif kind in IMPLIED:
             s = 0.05 * unit
-            xs = (mx - s, mx + s, math.nan, mx - s, mx + s)
-            ys = (my - s, my + s, math.nan, my + s, my - s)
+            xs = [mx - s, mx + s, math.nan, mx - s, mx + s]
+            ys = [my - s, my + s, math.nan, my + s, my - s]
             ax.add_artist(Line2D(xs, ys, color="#808080", linewidth=self.thin * 1.2, zorder=4,
-                               gid=gid))
+                                 gid=gid))
         else:
             ax.text(mx, my, kind[:3], ha="center", va="center", fontsize=max(5.0, 0.16 * self.pt),
                     zorder=4, gid=gid,
@@ -619,7 +622,7 @@ class _Painter:
             xs = [p[0] for p in pts] + [pts[0][0]]
             ys = [p[1] for p in pts] + [pts[0][1]]
             ax.add_artist(Line2D(xs, ys, color=INK, linewidth=self.thin * 1.3, linestyle=dashes,
-                               zorder=3.5, gid=f"cage-{k}"))
+                                 zorder=3.5, gid=f"cage-{k}"))
             x, y = geo.centres[min(cells, key=lambda c: (geo.centres[c][1], geo.centres[c][0]))]
             y -= 0.3 * geo.text
         if label:
@@ -633,7 +636,7 @@ class _Painter:
         pts = [self.geo.centres[c] for c in cells]
         xs, ys = zip(*pts, strict=True)
         self.ax.add_artist(Line2D(xs, ys, color="#6a3d9a", linewidth=self.thin * 2, alpha=0.7,
-                                zorder=3.5, gid=f"{kind}-{k}"))
+                                  zorder=3.5, gid=f"{kind}-{k}"))
 
     # ------------------------------------------------------------ values
     def values(self, values: Sequence[Label] | None,
