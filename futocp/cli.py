@@ -22,6 +22,7 @@ from . import __version__, formats
 from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
 from .board import Board
+from .childproc import signals_as_interrupt
 from .crosscheck import COUNTERS, crosscheck, disagreements
 from .errors import FutocpError, InputError, SolverError, UsageError
 from .export import EXPORTERS, decode, export
@@ -695,15 +696,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if getattr(args, "limit", 1) is not None and getattr(args, "limit", 1) < 1:
             raise UsageError("--limit must be at least 1")
-        return func(args)
+        with signals_as_interrupt():  # SIGTERM/SIGHUP clean up as Ctrl-C does
+            return func(args)
     except SolverError as exc:
         print(f"futocp: solver failure: {exc}", file=sys.stderr)
         return EXIT_SOLVER
     except FutocpError as exc:
         print(f"futocp: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("futocp: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        why = f" by {exc.args[0]}" if exc.args else ""
+        print(f"futocp: interrupted{why}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import contextlib
 import signal
 import subprocess
 import sys
@@ -298,3 +299,55 @@ def test_disagreeing_records_are_flagged(small_results: Path, tmp_path: Path) ->
     flagged = df[df["disagreement"]]
     assert lied in set(flagged["run_id"])
     assert set(flagged["instance_hash"]) == {target}
+
+
+# ---------------------------------------------------------------- no orphans
+def _marked_pids(mark: str) -> list[int]:
+    """Processes whose environment carries ``FUTOCP_TEST_MARK=mark`` (Linux /proc)."""
+    out = []
+    needle = f"FUTOCP_TEST_MARK={mark}".encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as fh:
+                if needle in fh.read().split(b"\0"):
+                    with open(f"/proc/{entry}/stat") as st:
+                        if st.read().split(") ")[-1].startswith("Z"):
+                            continue  # a zombie is dead already
+                    out.append(int(entry))
+        except OSError:
+            continue
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+def test_killing_the_runner_leaves_no_process_behind(tmp_path: Path, sig: int) -> None:
+    # CP-SAT enumerating an empty 7x7 Latin square runs for ever; no time limit at all
+    path = write(tmp_path, """\
+        instances: [{generate: {family: latin-square, size: 7, givens: 0}}]
+        backends: [cpsat]
+        limit: all
+        output: out
+        """)
+    mark = f"{os.getpid()}-{sig}-{time.monotonic_ns()}"
+    env = dict(os.environ, FUTOCP_TEST_MARK=mark,
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-m", "futocp", "run", str(path)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(_marked_pids(mark)) < 3:  # runner, server, run
+        time.sleep(0.1)
+    assert len(_marked_pids(mark)) >= 3, f"the run did not start (exit {proc.poll()})"
+    time.sleep(0.5)
+    proc.send_signal(sig)
+    proc.wait(30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _marked_pids(mark):
+        time.sleep(0.1)
+    left = _marked_pids(mark)
+    for pid in left:  # do not leave them to the next test
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes left after {signal.Signals(sig).name}: {left}"

@@ -1,7 +1,9 @@
 """Run one function call in a fresh process that can be killed.
 
 :func:`run_isolated` calls ``func(arg)`` in a new process of its own process
-group and waits at most ``timeout`` seconds. A call that overruns is killed
+group and waits at most ``timeout`` seconds; the process dies with its
+parent (:func:`futocp.childproc.die_with_parent`), so killing the runner in
+any way leaves no run behind. A call that overruns is killed
 with its whole process group (solver helpers included); a call that crashes
 (a segfault in a C extension, an out-of-memory kill, ``os._exit``) costs that
 call only. Either way the caller gets an :class:`Outcome` saying what
@@ -40,7 +42,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Outcome", "run_isolated", "kill_all", "default_method", "PRELOAD"]
+from ..childproc import die_with_parent
+
+__all__ = ["Outcome", "run_isolated", "kill_all", "reset_kill_all", "default_method", "PRELOAD"]
 
 #: Modules the fork server imports once, so that each run starts warm.
 PRELOAD = ["futocp", "futocp.experiments.runner", "futocp.backends",
@@ -48,6 +52,7 @@ PRELOAD = ["futocp", "futocp.experiments.runner", "futocp.backends",
 
 _live: dict[int, Any] = {}  # pid -> process handle, for kill_all
 _lock = threading.Lock()
+_closing = threading.Event()  # set by kill_all: calls starting after it are killed at once
 _preload_set = False
 
 
@@ -104,17 +109,28 @@ def _kill_group(pid: int) -> None:
 
 
 def kill_all() -> None:
-    """Kill every isolated call still running in this process (on interrupt)."""
+    """Kill every isolated call still running in this process (on interrupt), and
+    every call that starts from now on (a thread may be starting one right now)."""
+    _closing.set()
     with _lock:
         pids = list(_live)
     for pid in pids:
         _kill_group(pid) if os.name == "posix" else _live[pid].kill()
 
 
-def _child_main(func: Callable[[Any], Any], arg: Any, conn: Any) -> None:
-    """Forkserver child: own process group, call, send ("ok", value) or ("raise", text)."""
+def reset_kill_all() -> None:
+    """Let isolated calls start again after :func:`kill_all` (a new experiment)."""
+    _closing.clear()
+
+
+def _child_main(func: Callable[[Any], Any], arg: Any, conn: Any, owner: int) -> None:
+    """Forkserver child: own process group, call, send ("ok", value) or ("raise", text).
+
+    It dies (with its process group) when ``owner``, the process that asked for
+    the call, dies: its parent is the fork server, which may outlive the owner."""
     with contextlib.suppress(OSError):
         os.setsid()
+    die_with_parent(own_group=True, owner=owner)
     try:
         message = ("ok", func(arg))
     except BaseException as exc:  # noqa: BLE001 - everything is reported to the parent
@@ -154,13 +170,15 @@ def _run_forkserver(func: Callable[[Any], Any], arg: Any, timeout: float | None)
         ctx.set_forkserver_preload(PRELOAD)
         _preload_set = True
     reader, writer = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_main, args=(func, arg, writer), daemon=False,
+    proc = ctx.Process(target=_child_main, args=(func, arg, writer, os.getpid()), daemon=False,
                        name="futocp-run")
     t0 = time.perf_counter()
     proc.start()
     writer.close()
     with _lock:
         _live[proc.pid] = proc
+    if _closing.is_set():
+        _kill_group(proc.pid)
     out = Outcome(method="forkserver")
     answered = False
     try:
@@ -203,6 +221,8 @@ def _run_subprocess(func: Callable[[Any], Any], arg: Any, timeout: float | None)
                             env=env, start_new_session=posix)
     with _lock:
         _live[proc.pid] = proc
+    if _closing.is_set():
+        _kill_group(proc.pid)
     out = Outcome(method="subprocess")
     try:
         try:
@@ -235,6 +255,7 @@ def _run_subprocess(func: Callable[[Any], Any], arg: Any, timeout: float | None)
 
 def _subprocess_main() -> None:
     """``python -m futocp.experiments.isolate``: (func, arg) pickled on stdin, answer on stdout."""
+    die_with_parent(own_group=True)
     answer = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # solver output goes to stderr
     for name in PRELOAD:  # as the fork server does: solver imports are not a run's time

@@ -53,7 +53,7 @@ from ..model import build_model
 from ..result import Result
 from ..verify import verify
 from .config import Config, load_config, parse_config
-from .isolate import kill_all, run_isolated
+from .isolate import kill_all, reset_kill_all, run_isolated
 
 __all__ = ["plan", "execute", "solve_run", "run_experiment", "RunSummary", "read_run_ids",
            "versions", "RESULTS", "PLAN", "as_config"]
@@ -427,6 +427,7 @@ def run_experiment(config: Config | str | os.PathLike[str] | Mapping[str, Any], 
         if not todo:
             return summary
         appender = _Appender(results)
+        reset_kill_all()
         bar = _Progress(len(runs), summary.skipped, cfg.name, progress)
         statuses: Counter[str] = Counter()
         try:
