@@ -303,7 +303,7 @@ def _require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:  # pragma: no cover - matplotlib is a dependency of the extras
-        raise UsageError("pictures need matplotlib: pip install 'futocp[experiments]'") from None
+        raise UsageError("pictures need matplotlib: pip install 'futocp[render]'") from None
 
 
 def _solution_of(result: Result) -> Sequence[Label] | None:

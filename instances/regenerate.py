@@ -9,7 +9,7 @@ Puzzles come from Simon Tatham's *Unequal* generator (Debian's ``sgt-puzzles``,
 ``/usr/games/sgt-unequal``) with fixed random seeds, so that a given generator
 version prints the same puzzles again. The derived instances (unsatisfiable,
 several solutions) are made from those by the rules in :func:`derived`, and the
-QWH order-30 instance is copied from ``../shared/data/qwh/csplib067/``.
+QWH order-30 instance is copied from ``instances/qwh/csplib067/``.
 Every solution count is measured with the ``cpsat`` backend (limit 10) and
 every solution found is checked with :func:`futocp.verify`.
 """
@@ -48,7 +48,7 @@ PLAN = [
     (12, "k", 1, "text"),
 ]
 EXT = {"json": ".json", "yaml": ".yaml", "text": ".txt"}
-QWH = ROOT.parent / "shared" / "data" / "qwh" / "csplib067" / "qwh-o30-h374-01.dzn"
+QWH = ROOT / "qwh" / "csplib067" / "qwh-o30-h374-01.dzn"
 
 
 def seed_id(n: int, diff: str, k: int) -> str:

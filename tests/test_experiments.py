@@ -6,9 +6,9 @@ generated instances, so the file stays within seconds.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import contextlib
 import signal
 import subprocess
 import sys

@@ -42,7 +42,7 @@ from .conftest import available_backends, backend_params
 from .oracle import brute_force_count
 
 ROOT = Path(__file__).resolve().parent.parent
-SUDOKU_DATA = ROOT.parent / "shared" / "data" / "sudoku"
+SUDOKU_DATA = ROOT / "instances" / "sudoku"
 BACKENDS = backend_params()
 COMPLETE = available_backends(complete_only=True)
 REQUIRED = {"latin-square", "futoshiki", "sudoku", "hypersudoku", "jigsaw", "sudoku-x",
@@ -414,7 +414,7 @@ def test_sudoku_format_refuses_what_it_cannot_hold():
 def _data(name: str) -> Path:
     path = SUDOKU_DATA / name
     if not path.exists():
-        pytest.skip(f"{name} not found under ../shared/data/sudoku")
+        pytest.skip(f"{name} not found under instances/sudoku")
     return path
 
 

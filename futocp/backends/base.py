@@ -187,6 +187,7 @@ class Backend:
         else:
             result = self._solve(model, limit, time_limit, seed, opts)
         result.backend = self.name
+        result.board = model.board
         stats = result.stats
         stats["build_s"] = model.stats.get("build_s", 0.0) + stats.pop("encode_s", 0.0)
         stats.setdefault("solve_s", 0.0)

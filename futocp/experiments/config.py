@@ -5,7 +5,7 @@ A configuration names instances, backends and how to run them::
     name: smoke
     instances:
       - path: instances/futoshiki/*.json        # files or globs, one instance per file
-      - collection: ../shared/data/sudoku/top95.txt   # every puzzle of a many-puzzle file
+      - collection: ../instances/sudoku/top95.txt   # every puzzle of a many-puzzle file
         first: 10                               # (optional) only the first 10
       - generate: {family: futoshiki, size: 6, givens: 6, inequalities: 10, count: 3, seed: 1}
         group: fut6                             # (optional) the report's `group` column

@@ -265,24 +265,54 @@ def _figure(width: float = 7.0, height: float = 4.5) -> tuple[Any, Any]:
     return fig, fig.add_subplot()
 
 
+def _legend_outside(ax: Any) -> None:
+    """The legend to the right of the axes, where it cannot cover data."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                  fontsize="small")
+
+
+def _integer_axis(axis: Any) -> None:
+    ticker = _need("matplotlib.ticker")
+    axis.set_major_locator(ticker.MaxNLocator(integer=True))
+
+
 def plot_time_vs_size(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
-    """Mean ``metric`` of the solved runs against ``size``, one line per backend label."""
+    """Mean ``metric`` of the solved runs against ``size``: one series per backend label
+    and family (two families of one size are never merged into one point). With a
+    single size there is no line to draw: the series are points side by side."""
     fig, ax = _figure()
     solved = df[df["solved"]]
+    families = _order(df["family"]) if "family" in df.columns else [None]
+    series = []
     for lab in _labels(df):
-        g = solved[solved["label"] == lab].groupby("size")[metric]
-        stats = g.agg(["mean", "std"]).sort_index()
-        if stats.empty:
-            continue
-        ax.errorbar(stats.index, stats["mean"], yerr=stats["std"].fillna(0.0), marker="o",
-                    capsize=3, label=lab)
+        for fam in families:
+            rows = solved[solved["label"] == lab]
+            if fam is not None:
+                rows = rows[rows["family"] == fam]
+            stats = rows.groupby("size")[metric].agg(["mean", "std"]).sort_index()
+            if not stats.empty:
+                name = lab if len(families) == 1 else f"{lab} ({fam})"
+                series.append((name, stats))
+    sizes = sorted({s for _, stats in series for s in stats.index})
+    if len(sizes) <= 1:
+        for k, (name, stats) in enumerate(series):
+            ax.errorbar([k], stats["mean"], yerr=stats["std"].fillna(0.0), marker="o",
+                        linestyle="none", capsize=3, label=name)
+        ax.set_xticks(range(len(series)), [name for name, _ in series], rotation=30,
+                      ha="right")
+        ax.set_xlabel(f"backend (size n = {sizes[0]})" if sizes else "backend")
+    else:
+        for name, stats in series:
+            ax.errorbar(stats.index, stats["mean"], yerr=stats["std"].fillna(0.0), marker="o",
+                        linestyle="-" if len(stats) > 1 else "none", capsize=3, label=name)
+        ax.set_xlabel("size (n)")
+        _integer_axis(ax.xaxis)
     ax.set_yscale("log")
-    ax.set_xlabel("size (n)")
     ax.set_ylabel(f"{metric} (s, solved runs; bars = 1 std)")
     ax.set_title("time against size")
     ax.grid(True, which="both", alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend()
+    _legend_outside(ax)
     fig.savefig(path, dpi=110)
     return path
 
@@ -300,10 +330,10 @@ def plot_cactus(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
     ax.set_xscale("log")
     ax.set_xlabel(f"{metric} (s)")
     ax.set_ylabel("instances solved")
+    _integer_axis(ax.yaxis)
     ax.set_title("cactus plot: instances solved within a time")
     ax.grid(True, which="both", alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="lower right")
+    _legend_outside(ax)
     fig.savefig(path, dpi=110)
     return path
 
