@@ -12,8 +12,10 @@ Example:
 from __future__ import annotations
 
 from ..errors import UsageError
+from .anneal import AnnealBackend
 from .base import Backend, Deadline, Option
 from .cpsat import CpsatBackend
+from .genetic import GeneticBackend
 from .listcolor import ListcolorBackend
 from .minizinc import MinizincBackend
 from .pyconstraint import PyconstraintBackend
@@ -21,7 +23,7 @@ from .sat import SatBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table"]
 
-REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend)}
+REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend, AnnealBackend, GeneticBackend)}
 
 
 def get_backend(name: str) -> Backend:

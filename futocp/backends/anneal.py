@@ -1,0 +1,520 @@
+"""Simulated annealing (seed 001, Section 4 "Algorithm 1 SIMULATED-ANNEALING").
+
+An *incomplete* backend: it answers ``sat`` with solutions it has checked, or
+``unknown``; it never answers ``unsat`` (annealing cannot prove that no
+solution exists).
+
+**The paper's algorithm** (the default, ``move="paper"``):
+
+* state: a value for every cell. Start (``initial_configuration()``): the
+  givens at their labels, "all other values are initialized to the value one"
+  -- here every cell at the *first label of its list* (the lowest label; on a
+  model built with ``filtering="none"`` that is label 1 for every non-given
+  cell, the paper's start exactly).
+* move (``alter_configuration()``): one random *free* cell (a cell whose list
+  has more than one label; givens and cells the list filtering fixed never
+  move -- the paper does not say whether givens are protected, we read that
+  they are) is set to a random label of its list (with ``filtering="none"``:
+  any label, as the paper's ``data[i][j] = random value in [1, 5]``). The new
+  label may equal the old one (the paper does not exclude it): such a move
+  changes nothing, has ΔE = 0 and is accepted.
+* acceptance (Metropolis): the paper *maximises* an energy made of "reward
+  increments" and accepts a move iff ``ΔE > 0`` or ``e^(ΔE/T) > U(0, 1)``. We
+  *minimise* the energy E defined below (a number of violations; E = 0 exactly
+  at a solution), so the paper's ΔE is our −ΔE: a move is accepted iff
+  ``ΔE ≤ 0`` (ΔE = 0 is always accepted by the paper's rule too, since
+  ``e^0 = 1 > U(0, 1)``) or ``U(0, 1) < e^(−ΔE/T)``.
+* schedule: T₀ = 100 (option ``t0``), geometric cooling ``T ← T·(1 − r)`` after
+  *every* move with r = 2·10⁻⁶ (option ``cooling``).
+* termination: the paper's loop runs ``while T > 0``; its success rates and
+  mean move counts imply it stops at the maximum energy. A run stops at E = 0
+  (a solution), after ``moves`` moves (default 5·10⁶: T has fallen to 0.0045
+  and the walk has been frozen since about 3.5·10⁶ moves), when T reaches 0
+  (floating-point underflow, only with a large ``cooling``), or at the time
+  limit. No restarts in the paper; option ``restarts`` adds runs that start
+  again from the initial state at T₀.
+
+**The energy** (the paper does not publish its ``compute_energy()``, only that
+it is built from "reward increments" with maxima 178 and 165.5, which do not
+determine it). Ours is the number of *violated group occurrences* plus the
+number of *violated relations*:
+
+* a *violated group occurrence* is an occurrence of a label in a group
+  (asterism) beyond the number of times the group's multiset holds it: a group
+  whose cells hold the labels ``L`` contributes ``Σ_v max(0, #v in L − m(v))``
+  where ``m(v)`` is the multiplicity of ``v`` (1 for a Latin asterism). A row
+  holding 1, 1, 1, 2, 3 of a 5×5 Futoshiki contributes 2. Since a group has as
+  many cells as its multiset has labels, this is also the number of labels it
+  misses, and it is 0 exactly when the group holds its multiset;
+* a *violated relation* is a binary relation (a Futoshiki sign, any binary
+  kind of the registry through its support) whose two cells hold a pair of
+  labels it does not allow; each counts 1.
+
+Every move's ΔE is computed incrementally from the cell's groups and relations
+(O(degree) per move; occurrence counts per group are kept up to date), never
+by a full recount. A run that reaches E = 0 is checked by a full recount of
+the energy and by :func:`model_violations` (from the Model alone) before its
+state is returned as a solution.
+
+**Beyond the paper**, ``move="swap"``: every group of one partition of the cells
+(option ``partition``: the groups are taken in order, cyclically from group
+number ``partition``, whenever disjoint from those already taken; 0 gives the
+rows on grid boards) starts as a random arrangement of its missing labels (the
+labels of its multiset that its fixed cells do not hold), and a move swaps two
+free cells of one such group, so the partition's groups stay permutations and
+only the other groups and the relations can be violated. Lists other than
+singletons are ignored in this mode (a cell may take any label of its
+group's missing multiset). A board whose groups contain no partition of the
+cells is refused (:class:`~futocp.errors.UnsupportedError`).
+
+**Several solutions**: each run ends at its first solution; with ``limit > 1``
+(or None) the backend returns the distinct solutions found by successive runs,
+so at most ``1 + restarts`` of them (just one with the default
+``restarts=0``).
+
+Stats: ``moves`` (proposed moves, all runs; the paper's "moves"), ``accepted``,
+``best_energy`` (lowest E seen), ``final_energy`` (E of the last run's final
+state, by a full recount), ``restarts`` (runs started after the first),
+``encode_s``, ``solve_s``.
+
+Example:
+    >>> from futocp.families import latin_square
+    >>> from futocp.model import build_model
+    >>> r = AnnealBackend().solve(build_model(latin_square(3)), seed=1, cooling=1e-3)
+    >>> r.status.value, r.stats["final_energy"]
+    ('sat', 0)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..errors import UnsupportedError, UsageError
+from ..model import Model
+from ..result import Result, Status
+from .base import Backend, Deadline, Option
+
+__all__ = ["AnnealBackend", "AnnealProgram", "compile_anneal", "find_partition", "energy",
+           "model_violations", "MOVES"]
+
+MOVES = ("paper", "swap")
+
+_CHECK_EVERY = 4096  # moves between two looks at the deadline (a power of two)
+
+
+def find_partition(model: Model, start: int = 0) -> tuple[int, ...]:
+    """Groups of ``model`` that partition its cells, as indices into ``model.groups``.
+
+    The groups are taken in their order, cyclically from group ``start``,
+    whenever they share no cell with the groups taken so far (on a grid board
+    ``start=0`` gives the rows, the first column's index the columns).
+
+    Raises:
+        UsageError: for a ``start`` that names no group.
+        UnsupportedError: when the groups so taken do not cover every cell.
+
+    Example:
+        >>> from futocp.families import sudoku
+        >>> from futocp.model import build_model
+        >>> find_partition(build_model(sudoku((2, 2))), 8)
+        (8, 9, 10, 11)
+    """
+    groups = model.groups
+    if not groups and model.n_cells:
+        raise UnsupportedError("the model has no groups, so no partition of its cells into groups")
+    if not 0 <= start < len(groups):
+        raise UsageError(f"option partition={start}: the model has groups 0..{len(groups) - 1}")
+    taken: list[int] = []
+    covered: set[int] = set()
+    for k in range(len(groups)):
+        g = (start + k) % len(groups)
+        cells = groups[g][0]
+        if covered.isdisjoint(cells):
+            taken.append(g)
+            covered.update(cells)
+    if len(covered) != model.n_cells:
+        raise UnsupportedError(
+            f"no partition of the cells into groups starting from group {start}: the disjoint "
+            f"groups found cover {len(covered)} of {model.n_cells} cells (try another 'partition')")
+    return tuple(taken)
+
+
+def missing_labels(model: Model, group: int, fixed: Mapping[int, int]) -> list[int]:
+    """The value indices of group ``group``'s multiset that its fixed cells do not
+    hold, ascending, with repetitions (a multiset)."""
+    cells, counts = model.groups[group]
+    need = list(counts) if counts is not None else [1] * model.n_values
+    for c in cells:
+        if c in fixed:
+            need[fixed[c]] -= 1
+    return [v for v, k in enumerate(need) for _ in range(max(0, k))]
+
+
+@dataclass(frozen=True)
+class AnnealProgram:
+    """The compiled energy structure that :class:`AnnealBackend` runs.
+
+    Attributes:
+        n_values: Number of values (labels); value indices are ``0 .. n_values - 1``.
+        move: ``"paper"`` or ``"swap"``.
+        lists: Per cell, the value indices it may take (its list in the Model).
+        free: The cells a move may change (lists of more than one label).
+        start: The initial state (paper moves; for swap moves the fixed cells only,
+            the rest is drawn per run from :attr:`rows`).
+        groups: Per group, its cells (all groups of the Model).
+        caps: Flat, ``caps[g * n_values + v]``: how many times group ``g`` may hold ``v``.
+        cell_offsets: Per cell, ``g * n_values`` for each group ``g`` holding it.
+        relations: Per binary relation, ``(a, b, forward)``: ``forward[i]`` is the bit
+            set of the values of ``b`` allowed with value ``i`` of ``a``.
+        cell_relations: Per cell, ``(other, table)`` for each of its relations:
+            ``table[i]`` is the bit set of ``other``'s values allowed with value ``i``
+            of the cell.
+        partition: Swap moves: the indices of the partition's groups (else empty).
+        rows: Swap moves: per partition group, ``(free cells, missing labels)``.
+        partners: Swap moves: per cell, the other free cells of its partition
+            group (empty for a fixed cell).
+        swappable: Swap moves: the free cells that have a partner.
+    """
+
+    n_values: int
+    move: str
+    lists: tuple[tuple[int, ...], ...]
+    free: tuple[int, ...]
+    start: tuple[int, ...]
+    groups: tuple[tuple[int, ...], ...]
+    caps: tuple[int, ...]
+    cell_offsets: tuple[tuple[int, ...], ...]
+    relations: tuple[tuple[int, int, tuple[int, ...]], ...]
+    cell_relations: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    partition: tuple[int, ...] = ()
+    rows: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
+    partners: tuple[tuple[int, ...], ...] = ()
+    swappable: tuple[int, ...] = ()
+
+    def occurrences(self, vals: Sequence[int]) -> list[int]:
+        """Flat occurrence counts ``occ[g * n_values + v]`` of a state."""
+        k = self.n_values
+        occ = [0] * (len(self.groups) * k)
+        for g, cells in enumerate(self.groups):
+            off = g * k
+            for c in cells:
+                occ[off + vals[c]] += 1
+        return occ
+
+
+def energy(prog: AnnealProgram, vals: Sequence[int]) -> int:
+    """The energy of a state by a full recount: violated group occurrences plus
+    violated relations (see the module docstring). 0 exactly at a solution."""
+    occ = prog.occurrences(vals)
+    e = sum(o - c for o, c in zip(occ, prog.caps, strict=True) if o > c)
+    for a, b, fwd in prog.relations:
+        if not fwd[vals[a]] >> vals[b] & 1:
+            e += 1
+    return e
+
+
+def model_violations(model: Model, vals: Sequence[int]) -> int:
+    """Violations of a full assignment (value indices) counted from the Model
+    alone, with no compiled structure: surplus occurrences in every group and
+    partial all-different group, broken binary relations, clues not held.
+    Both incomplete backends return a state only when this is 0."""
+    bad = 0
+    for cells, counts in model.groups:
+        held = Counter(vals[c] for c in cells)
+        bad += sum(max(0, k - (1 if counts is None else counts[v])) for v, k in held.items())
+    for con in model.all_different:
+        bad += len(con.cells) - len({vals[c] for c in con.cells})
+    for rel in model.binary:
+        fwd, _ = model.support(rel)
+        bad += not fwd[vals[rel.a]] >> vals[rel.b] & 1
+    bad += sum(vals[f.cell] != f.value for f in model.fixed)
+    return bad + len(model.nary)  # n-ary relations (cages) are never handled here
+
+
+def compile_anneal(model: Model, move: str = "paper", partition: int = 0) -> AnnealProgram:
+    """Build the energy structure of ``model`` for the given neighbourhood.
+
+    Raises:
+        UnsupportedError: swap moves on a model whose groups contain no partition.
+    """
+    if move not in MOVES:
+        raise UsageError(f"option move={move!r}: choose one of {', '.join(MOVES)}")
+    k = model.n_values
+    n = model.n_cells
+    lists = tuple(tuple(model.domain(c)) for c in range(n))
+    free = tuple(c for c in range(n) if len(lists[c]) > 1)
+    groups = tuple(cells for cells, _ in model.groups)
+    caps: list[int] = []
+    for _, counts in model.groups:
+        caps.extend(counts if counts is not None else [1] * k)
+    offsets: list[list[int]] = [[] for _ in range(n)]
+    for g, cells in enumerate(groups):
+        for c in cells:
+            offsets[c].append(g * k)
+    relations = []
+    cell_rels: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
+    for rel in model.binary:
+        fwd, bwd = model.support(rel)
+        relations.append((rel.a, rel.b, tuple(fwd)))
+        cell_rels[rel.a].append((rel.b, tuple(fwd)))
+        cell_rels[rel.b].append((rel.a, tuple(bwd)))
+    start = tuple(lst[0] for lst in lists)
+    prog = AnnealProgram(n_values=k, move=move, lists=lists, free=free, start=start,
+                         groups=groups, caps=tuple(caps), cell_offsets=tuple(map(tuple, offsets)),
+                         relations=tuple(relations), cell_relations=tuple(map(tuple, cell_rels)))
+    if move == "paper":
+        return prog
+    part = find_partition(model, partition)
+    fixed = {c: lists[c][0] for c in range(n) if len(lists[c]) == 1}
+    rows = []
+    partners: list[tuple[int, ...]] = [()] * n
+    for g in part:
+        cells = tuple(c for c in groups[g] if c not in fixed)
+        rows.append((cells, tuple(missing_labels(model, g, fixed))))
+        for c in cells:
+            partners[c] = tuple(o for o in cells if o != c)
+    swappable = tuple(c for c in range(n) if partners[c])
+    return replace(prog, partition=part, rows=tuple(rows), partners=tuple(partners),
+                   swappable=swappable)
+
+
+def _swap_start(prog: AnnealProgram, rng: random.Random) -> list[int]:
+    """A random initial state for swap moves: every partition group a random
+    arrangement of its missing labels (a free cell left over, when the fixed
+    cells hold too many of a label, takes the first label of its list)."""
+    vals = list(prog.start)
+    for cells, missing in prog.rows:
+        labels = list(missing)
+        rng.shuffle(labels)
+        for i, c in enumerate(cells):
+            vals[c] = labels[i] if i < len(labels) else prog.lists[c][0]
+    return vals
+
+
+class _Run:
+    """The counters of the annealing runs of one solve."""
+
+    __slots__ = ("moves", "accepted", "best")
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.accepted = 0
+        self.best: int | None = None
+
+
+def _anneal_paper(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
+                  rng: random.Random, t0: float, cooling: float, cap: int,
+                  deadline: Deadline, run: _Run) -> int:
+    """One run with the paper's move, in place on ``vals``/``occ``; returns the final E."""
+    rand = rng.random
+    exp = math.exp
+    free = prog.free
+    nfree = len(free)
+    lists = prog.lists
+    caps = prog.caps
+    offsets = prog.cell_offsets
+    rels = prog.cell_relations
+    factor = 1.0 - cooling
+    temp = t0
+    best = e
+    moves = accepted = 0
+    while e > 0 and moves < cap and temp > 0.0 and nfree:
+        if not moves & (_CHECK_EVERY - 1) and deadline.expired():
+            break
+        moves += 1
+        c = free[int(rand() * nfree)]
+        lst = lists[c]
+        b = lst[int(rand() * len(lst))]
+        a = vals[c]
+        if a == b:  # nothing changes: ΔE = 0, accepted
+            accepted += 1
+        else:
+            d = 0
+            for off in offsets[c]:
+                if occ[off + a] > caps[off + a]:
+                    d -= 1
+                if occ[off + b] >= caps[off + b]:
+                    d += 1
+            for o, table in rels[c]:
+                vo = vals[o]
+                d += (table[a] >> vo & 1) - (table[b] >> vo & 1)
+            if d <= 0 or rand() < exp(-d / temp):
+                accepted += 1
+                for off in offsets[c]:
+                    occ[off + a] -= 1
+                    occ[off + b] += 1
+                vals[c] = b
+                e += d
+                if e < best:
+                    best = e
+        temp *= factor
+    run.moves += moves
+    run.accepted += accepted
+    run.best = best if run.best is None else min(run.best, best)
+    return e
+
+
+def _anneal_swap(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
+                 rng: random.Random, t0: float, cooling: float, cap: int,
+                 deadline: Deadline, run: _Run) -> int:
+    """One run with swap moves, in place on ``vals``/``occ``; returns the final E."""
+    rand = rng.random
+    exp = math.exp
+    cells = prog.swappable
+    ncells = len(cells)
+    partners = prog.partners
+    caps = prog.caps
+    offsets = prog.cell_offsets
+    groupsets = [frozenset(o) for o in offsets]
+    rels = prog.cell_relations
+    factor = 1.0 - cooling
+    temp = t0
+    best = e
+    moves = accepted = 0
+    while e > 0 and moves < cap and temp > 0.0 and ncells:
+        if not moves & (_CHECK_EVERY - 1) and deadline.expired():
+            break
+        moves += 1
+        x = cells[int(rand() * ncells)]
+        others = partners[x]
+        y = others[int(rand() * len(others))]
+        a = vals[x]
+        b = vals[y]
+        if a == b:  # equal labels (a multiset): nothing changes
+            accepted += 1
+        else:
+            d = 0
+            gx = groupsets[x]
+            gy = groupsets[y]
+            for off in offsets[x]:  # x: a -> b (groups holding both cells do not change)
+                if off not in gy:
+                    if occ[off + a] > caps[off + a]:
+                        d -= 1
+                    if occ[off + b] >= caps[off + b]:
+                        d += 1
+            for off in offsets[y]:  # y: b -> a
+                if off not in gx:
+                    if occ[off + b] > caps[off + b]:
+                        d -= 1
+                    if occ[off + a] >= caps[off + a]:
+                        d += 1
+            for o, table in rels[x]:
+                if o == y:
+                    d += (table[a] >> b & 1) - (table[b] >> a & 1)
+                else:
+                    vo = vals[o]
+                    d += (table[a] >> vo & 1) - (table[b] >> vo & 1)
+            for o, table in rels[y]:
+                if o != x:
+                    vo = vals[o]
+                    d += (table[b] >> vo & 1) - (table[a] >> vo & 1)
+            if d <= 0 or rand() < exp(-d / temp):
+                accepted += 1
+                for off in offsets[x]:
+                    if off not in gy:
+                        occ[off + a] -= 1
+                        occ[off + b] += 1
+                for off in offsets[y]:
+                    if off not in gx:
+                        occ[off + b] -= 1
+                        occ[off + a] += 1
+                vals[x] = b
+                vals[y] = a
+                e += d
+                if e < best:
+                    best = e
+        temp *= factor
+    run.moves += moves
+    run.accepted += accepted
+    run.best = best if run.best is None else min(run.best, best)
+    return e
+
+
+class AnnealBackend(Backend):
+    """Seed 001's simulated annealing (incomplete: ``sat`` or ``unknown``)."""
+
+    name = "anneal"
+    complete = False
+    capabilities = frozenset({"time_limit", "seed", "less", "binary", "multiset", "strings"})
+    counters = ("moves", "accepted", "best_energy", "final_energy", "restarts")
+    options = (
+        Option("t0", float, 100.0, None, "initial temperature T0 (paper: 100)"),
+        Option("cooling", float, 2e-6, None,
+               "cooling rate r: T <- T*(1 - r) after every move (paper: 2e-6); 0 <= r < 1"),
+        Option("moves", int, 5_000_000, None,
+               "move cap of one run (the paper states none; at 5e6 moves T = 0.0045)"),
+        Option("restarts", int, 0, None,
+               "runs after the first, each from the initial state at T0 (paper: none)"),
+        Option("move", str, "paper", MOVES,
+               "paper: a random free cell gets a random label of its list; swap: two free "
+               "cells of a partition group swap labels (groups start as permutations)"),
+        Option("partition", int, 0, None,
+               "swap moves: the partition's groups are taken cyclically from this group "
+               "index when disjoint from those taken (0 = the rows of a grid board)"),
+    )
+
+    @classmethod
+    def parse_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The base checks, plus the ranges: ``t0 > 0``, ``0 <= cooling < 1``,
+        ``moves >= 1``, ``restarts >= 0``, ``partition >= 0``."""
+        opts = super().parse_options(options)
+        if not (opts["t0"] > 0 and math.isfinite(opts["t0"])):
+            raise UsageError(f"option t0={opts['t0']!r}: must be a positive temperature")
+        if not 0 <= opts["cooling"] < 1:
+            raise UsageError(f"option cooling={opts['cooling']!r}: must be in [0, 1)")
+        if opts["moves"] < 1:
+            raise UsageError(f"option moves={opts['moves']!r}: must be at least 1")
+        if opts["restarts"] < 0:
+            raise UsageError(f"option restarts={opts['restarts']!r}: must be at least 0")
+        if opts["partition"] < 0:
+            raise UsageError(f"option partition={opts['partition']!r}: must be at least 0")
+        return opts
+
+    def compile(self, model: Model, **options: Any) -> AnnealProgram:
+        """The energy structure the annealing runs on (:class:`AnnealProgram`)."""
+        opts = self.parse_options(options)
+        return compile_anneal(model, opts["move"], opts["partition"])
+
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
+        t0 = time.perf_counter()
+        deadline = Deadline(time_limit)
+        rng = random.Random(seed)
+        prog = compile_anneal(model, options["move"], options["partition"])
+        encode_s = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        run_once = _anneal_paper if prog.move == "paper" else _anneal_swap
+        run = _Run()
+        solutions: list[tuple[Any, ...]] = []
+        seen: set[tuple[int, ...]] = set()
+        runs = 0
+        final = None
+        while runs <= options["restarts"]:
+            if runs and deadline.expired():
+                break
+            runs += 1
+            vals = list(prog.start) if prog.move == "paper" else _swap_start(prog, rng)
+            occ = prog.occurrences(vals)
+            e = energy(prog, vals)
+            e = run_once(prog, vals, occ, e, rng, options["t0"], options["cooling"],
+                         options["moves"], deadline, run)
+            final = energy(prog, vals)  # the full recount: never trust the increments alone
+            run.best = final if run.best is None else min(run.best, final)
+            if final == 0 and model_violations(model, vals) == 0:
+                key = tuple(vals)
+                if key not in seen:
+                    seen.add(key)
+                    solutions.append(model.labels_of(key))
+                if limit is not None and len(solutions) >= limit:
+                    break
+        stats = {"encode_s": encode_s, "solve_s": time.perf_counter() - t1,
+                 "moves": run.moves, "accepted": run.accepted, "best_energy": run.best,
+                 "final_energy": final, "restarts": max(0, runs - 1)}
+        return Result(Status.SAT if solutions else Status.UNKNOWN, solutions, stats,
+                      exhausted=False)
