@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import shutil
 import subprocess
 
 import pytest
 
+from futocp.backends import minizinc as minizinc_module
 from futocp.backends.minizinc import MinizincBackend
 from futocp.board import Board
-from futocp.errors import FutocpError, UsageError
-from futocp.families import futoshiki, grid_lines, latin_square
+from futocp.errors import FutocpError, UnsupportedError, UsageError
+from futocp.families import futoshiki, grid_lines, latin_square, sudoku
 from futocp.model import build_model
-from futocp.mzn import parse_mzn_output, to_mzn
+from futocp.mzn import GECODE_6_2_REDEFINITIONS, parse_mzn_output, to_mzn, write_redefinitions
+from futocp.relations import Relation, RelationKind, register, unregister
 from futocp.result import Status
 from futocp.verify import verify
+
+from .oracle import brute_force_count
 
 needs_minizinc = pytest.mark.skipif(
     shutil.which("minizinc") is None,
@@ -50,13 +56,16 @@ def test_export_text() -> None:
     model = build_model(FUTOSHIKI)
     text = to_mzn(model)
     assert "array[CELLS] of var VALUES: x;" in text
-    assert "all_different_int" in text and ":: domain" in text
+    assert "all_different([x[c] | c in alldiff[g]]) :: domain" in text
+    assert "all_different_int" not in text  # deprecated since MiniZinc 2.6.0
     assert "less_a = [5, 16]" in text and "less_b = [9, 15]" in text
     assert ":: domain" not in to_mzn(model, consistency="solver")
     with pytest.raises(UsageError):
         to_mzn(model, consistency="bounds")
     with pytest.raises(UsageError):
         to_mzn(model, search="first_fail")
+    with pytest.raises(UsageError):
+        to_mzn(model, relations="clauses")
 
 
 def test_parse_output() -> None:
@@ -129,3 +138,300 @@ def test_backend_bad_solver() -> None:
 def test_available_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
     assert "not on the PATH" in MinizincBackend.available()
+
+
+# ------------------------------------------------------------------ relation kinds
+# Small random boards (the generators of tests/test_pyconstraint.py, which cannot
+# be imported from here: that module skips itself without python-constraint): a
+# hidden solution, relations drawn from it (mostly true, a few random ones that
+# may make the board unsatisfiable), some of its labels as givens.
+
+def hidden_latin(n: int, rng: random.Random) -> list[list[int]]:
+    rows, cols, labels = list(range(n)), list(range(n)), list(range(1, n + 1))
+    rng.shuffle(rows)
+    rng.shuffle(cols)
+    rng.shuffle(labels)
+    return [[labels[(rows[r] + cols[c]) % n] for c in range(n)] for r in range(n)]
+
+
+def hidden_sudoku4(rng: random.Random) -> list[list[int]]:
+    base = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+    perm = [0] + rng.sample([1, 2, 3, 4], 4)
+    rows = [2 * b + r for b in rng.sample([0, 1], 2) for r in rng.sample([0, 1], 2)]
+    cols = [2 * s + c for s in rng.sample([0, 1], 2) for c in rng.sample([0, 1], 2)]
+    return [[perm[base[r][c]] for c in cols] for r in rows]
+
+
+def binary_relations(grid: list[list[int]], kinds: tuple[str, ...], count: int,
+                     rng: random.Random, false_rate: float = 0.15) -> list[Relation]:
+    n = len(grid)
+    pairs = [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
+             for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
+    out = []
+    for (r1, c1), (r2, c2) in rng.sample(pairs, min(count, len(pairs))):
+        p, q, x, y = r1 * n + c1, r2 * n + c2, grid[r1][c1], grid[r2][c2]
+        if x > y:  # less is drawn from the hidden solution (no cycles)
+            p, q, x, y = q, p, y, x
+        holding = [k for k in kinds if Relation(k, (0, 1)).holds((x, y))]
+        lying = [k for k in kinds if k != "less" and k not in holding]
+        pool = lying if lying and rng.random() < false_rate else holding
+        if pool:
+            out.append(Relation(rng.choice(pool), (p, q)))
+    return out
+
+
+def random_cages(grid: list[list[int]], rng: random.Random, max_size: int = 3) -> list[Relation]:
+    n = len(grid)
+    free = set(range(n * n))
+    out = []
+    for start in rng.sample(range(n * n), n * n):
+        if start not in free:
+            continue
+        cage = [start]
+        free.discard(start)
+        want = rng.randint(2, max_size)
+        while len(cage) < want:
+            seen = {grid[c // n][c % n] for c in cage}
+            nbrs = [d for c in cage for d in (c - n, c + n, c - 1 if c % n else -1,
+                                              c + 1 if c % n < n - 1 else -1)
+                    if d in free and grid[d // n][d % n] not in seen]
+            if not nbrs:
+                break
+            cage.append(rng.choice(nbrs))
+            free.discard(cage[-1])
+        if len(cage) >= 2:
+            total = sum(grid[c // n][c % n] for c in cage)
+            out.append(Relation("cage", tuple(sorted(cage)), (("sum", total),)))
+    return out
+
+
+def relation_board(grid: list[list[int]], relations: list[Relation], givens: int,
+                   rng: random.Random, base: Board | None = None) -> Board:
+    n = len(grid)
+    clues = [(c, grid[c // n][c % n]) for c in rng.sample(range(n * n), givens)]
+    base = latin_square(n) if base is None else base
+    return dataclasses.replace(base, clues=tuple(clues), relations=tuple(relations))
+
+
+BINARY_KINDS = ("consecutive", "nonconsecutive", "ratio")
+
+
+def kind_board(kind: str, seed: int) -> Board:
+    """A random board exercising ``kind`` (or ``mixed``: every kind, cages included)."""
+    rng = random.Random(f"mzn-{kind}-{seed}")
+    n = 4 if seed % 2 == 0 else 5
+    if kind == "cage":
+        grid = hidden_sudoku4(rng)
+        return relation_board(grid, random_cages(grid, rng), rng.randint(0, 2), rng,
+                              sudoku((2, 2)))
+    grid = hidden_latin(n, rng)
+    if kind == "mixed":
+        rels = binary_relations(grid, ("less", *BINARY_KINDS), 2 * n, rng, false_rate=0.04)
+        cages = random_cages(grid, rng, max_size=2)[:n // 2 + 1]
+        return relation_board(grid, rels + cages, 2 if n == 4 else 6, rng)
+    count = {"consecutive": n + 2, "nonconsecutive": 2 * n, "ratio": n + 1}[kind]
+    givens = 3 if n == 4 else 8  # the oracle enumerates whole rows: 5 x 5 needs givens
+    rels: list[Relation] = []
+    while not rels:  # ratio holds on few pairs: draw until some relation is stated
+        rels = binary_relations(grid, (kind,), count, rng)
+    return relation_board(grid, rels, givens, rng)
+
+
+def solve_checked(board: Board, model=None, **kw):
+    model = build_model(board) if model is None else model
+    r = MinizincBackend().solve(model, limit=None, **kw)
+    assert all(verify(board, s) == [] for s in r.solutions)
+    assert len(set(r.solutions)) == len(r.solutions) and r.exhausted
+    return r
+
+
+def test_export_relations_text() -> None:
+    board = dataclasses.replace(latin_square(4), relations=(
+        Relation("consecutive", (0, 1)), Relation("nonconsecutive", (1, 2)),
+        Relation("ratio", (2, 3)), Relation("ratio", (4, 5)), Relation("less", (5, 6)),
+        Relation("cage", (8, 9, 12), (("sum", 7),))))
+    text = to_mzn(build_model(board, "none"))
+    assert "table1: consecutive" in text and "table3: ratio" in text
+    assert "array[1..2] of CELLS: table3_a = [3, 5];" in text
+    # ratio over labels 1..4: (1,2) (2,1) (2,4) (4,2), 1-based value indices
+    assert "table3 = array2d(1..4, 1..2, [1, 2, 2, 1, 2, 4, 4, 2]);" in text
+    assert "x[less_a[i]] < x[less_b[i]]" in text
+    assert "distinct = [{9, 10, 13}]" in text and "cage_sum = [7]" in text
+    assert "sum(c in cage_cells[k])(lab(c)) = cage_sum[k]" in text
+    assert "function var int: lab(CELLS: c) = x[c];" in text
+    arith = to_mzn(build_model(board, "none"), relations="arithmetic")
+    assert "abs(lab(consecutive_a[i]) - lab(consecutive_b[i])) = 1" in arith
+    assert "abs(lab(nonconsecutive_a[i]) - lab(nonconsecutive_b[i])) != 1" in arith
+    assert "table1: ratio" in arith
+
+
+@needs_minizinc
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("kind", [*BINARY_KINDS, "cage", "mixed"])
+def test_relation_kinds_count_as_brute_force(kind: str, seed: int) -> None:
+    board = kind_board(kind, seed)
+    assert kind == "mixed" or board.relation_kinds == {kind}
+    expected = brute_force_count(board)
+    r = solve_checked(board, build_model(board, "none"))
+    assert r.n_solutions == expected
+    assert r.status is (Status.SAT if expected else Status.UNSAT)
+    # the arithmetic encodings, the lists, and the file exactly as exported
+    r = solve_checked(board, relations="arithmetic", globals="library")
+    assert r.n_solutions == expected
+
+
+@needs_minizinc
+@pytest.mark.parametrize("labels", [(1, 2, 4, 8), (0, 1, 2, 3), (3, 4, 5, 6)])
+def test_relations_over_other_labels(labels: tuple[int, ...]) -> None:
+    # lab(c) is label[x[c]] for (1, 2, 4, 8), x[c] shifted for the others
+    rng = random.Random(sum(labels))
+    grid = [[labels[v - 1] for v in row] for row in hidden_latin(4, rng)]
+    kinds = ("less", *BINARY_KINDS)
+    rels = binary_relations(grid, kinds, 8, rng, false_rate=0.0)
+    rels += random_cages(grid, rng, max_size=3)[:2]
+    base = Board(16, tuple(grid_lines(4, 4)), labels, shape=(4, 4))
+    board = relation_board(grid, rels, 2, rng, base)
+    assert any(r.kind == "cage" for r in board.relations)
+    expected = brute_force_count(board)
+    assert expected >= 1
+    for relations in ("table", "arithmetic"):
+        assert solve_checked(board, relations=relations).n_solutions == expected
+
+
+@needs_minizinc
+def test_export_with_relations_run_by_hand(tmp_path) -> None:
+    board = kind_board("mixed", 1)
+    expected = brute_force_count(board)
+    model = build_model(board, "none")
+    text = to_mzn(model)
+    plain = parse_mzn_output(model, run_minizinc(text, tmp_path, "-a"))
+    assert (len(plain.solutions), plain.complete) == (expected, True)
+    lib = tmp_path / "lib"
+    assert write_redefinitions(lib) == sorted(GECODE_6_2_REDEFINITIONS)
+    native = parse_mzn_output(model, run_minizinc(text, tmp_path, "-a", "-I", str(lib)))
+    assert sorted(native.solutions) == sorted(plain.solutions)
+    assert all(verify(board, s) == [] for s in native.solutions)
+
+
+@needs_minizinc
+def test_redefinitions_reach_gecode_propagators(tmp_path) -> None:
+    binary = shutil.which("minizinc")
+    needed = minizinc_module._redefinitions(binary, "gecode")
+    if not needed:
+        pytest.skip("this MiniZinc's Gecode library maps all_different and table itself")
+    board = dataclasses.replace(latin_square(4), relations=(Relation("ratio", (0, 1)),))
+    path = tmp_path / "model.mzn"
+    path.write_text(to_mzn(build_model(board)))
+    write_redefinitions(tmp_path / "lib", needed)
+    fzn = tmp_path / "model.fzn"
+    proc = subprocess.run([binary, "--solver", "gecode", "-c", "-I", str(tmp_path / "lib"),
+                           "--fzn", str(fzn), str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    flat = fzn.read_text()
+    assert "all_different_int(" in flat and "gecode_table_int(" in flat
+    assert "was deprecated" not in proc.stderr  # all_different_int is not called by name
+    r = MinizincBackend().solve(build_model(board), limit=1)
+    assert r.stats["redefinitions"] == sorted(needed)
+    r = MinizincBackend().solve(build_model(board), limit=1, globals="library")
+    assert r.stats["redefinitions"] == []
+
+
+def test_redefinitions_only_for_a_gecode_library_without_them(tmp_path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    lib = tmp_path / "gecode"
+    lib.mkdir()
+    (lib / "all_different_int.mzn").write_text(
+        "predicate all_different_int(array[int] of var int: x);\n")
+    (lib / "table_int.mzn").write_text("predicate gecode_table_int(array[int] of var int: x, "
+                                       "array[int] of int: t);\n")
+    where = {"gecode": ("org.gecode.gecode", str(lib)), "chuffed": ("org.chuffed.chuffed",
+                                                                    str(lib))}
+    monkeypatch.setattr(minizinc_module, "_solver_library", lambda binary, solver: where.get(
+        solver, (None, None)))
+    assert sorted(minizinc_module._redefinitions("minizinc", "gecode")) == sorted(
+        GECODE_6_2_REDEFINITIONS)
+    assert minizinc_module._redefinitions("minizinc", "chuffed") == {}
+    assert minizinc_module._redefinitions("minizinc", "unknown") == {}
+    (lib / "fzn_all_different_int.mzn").write_text("% a newer library\n")
+    assert list(minizinc_module._redefinitions("minizinc", "gecode")) == ["fzn_table_int.mzn"]
+
+
+@needs_minizinc
+def test_cage_unreachable_sum_is_unsat(tmp_path) -> None:
+    board = dataclasses.replace(sudoku((2, 2)), relations=(
+        Relation("cage", (0, 1), (("sum", 10),)),))  # two different labels of 1..4 reach 7
+    model = build_model(board)
+    assert model.conflict is not None
+    r = MinizincBackend().solve(model)
+    assert (r.status, r.exhausted) == (Status.UNSAT, True) and "sum" in r.stats["reason"]
+    # the exported file says so too, and MiniZinc proves it
+    text = to_mzn(build_model(board, "none"))
+    assert "% known unsatisfiable" in text
+    out = parse_mzn_output(model, run_minizinc(text, tmp_path))
+    assert (out.status, out.complete) == ("unsat", True)
+    # reachable alone, not with the givens: only the search can tell
+    board = dataclasses.replace(sudoku((2, 2)), clues=((0, 3),), relations=(
+        Relation("cage", (0, 1), (("sum", 3),)),))
+    model = build_model(board, "none")
+    assert model.conflict is None
+    r = MinizincBackend().solve(model, limit=None)
+    assert (r.status, r.exhausted) == (Status.UNSAT, True)
+
+
+@needs_minizinc
+def test_killer_sudoku_4x4_from_hidden_solution() -> None:
+    for seed in range(3):
+        rng = random.Random(seed)
+        grid = hidden_sudoku4(rng)
+        board = relation_board(grid, random_cages(grid, rng, max_size=4), 0, rng, sudoku((2, 2)))
+        expected = brute_force_count(board)
+        r = solve_checked(board)
+        assert r.n_solutions == expected >= 1
+        assert tuple(v for row in grid for v in row) in r.solutions
+
+
+@needs_minizinc
+def test_registered_kind_goes_through_the_table() -> None:
+    register(RelationKind("apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
+                          description="the labels differ by at least k (a test kind)"))
+    try:
+        assert "apart" in MinizincBackend.supported()
+        rng = random.Random(7)
+        grid = hidden_latin(4, rng)
+        near, far = [], []  # three pairs at distance 1 (k=1), three farther apart (k=2)
+        for r, c, dr, dc in rng.sample([(r, c, dr, dc) for r in range(4) for c in range(4)
+                                        for dr, dc in ((0, 1), (1, 0))
+                                        if r + dr < 4 and c + dc < 4], 24):
+            gap = abs(grid[r][c] - grid[r + dr][c + dc])
+            (near if gap == 1 else far).append((r * 4 + c, (r + dr) * 4 + c + dc))
+        rels = [Relation("apart", p, (("k", 1),)) for p in near[:3]]
+        rels += [Relation("apart", p, (("k", 2),)) for p in far[:3]]
+        board = relation_board(grid, rels, 2, rng)
+        text = to_mzn(build_model(board))
+        assert "apart, k=1" in text and "apart, k=2" in text  # one table per parameters
+        expected = brute_force_count(board)
+        assert expected >= 1
+        for filtering in ("lists", "none"):
+            for relations in ("table", "arithmetic"):
+                r = solve_checked(board, build_model(board, filtering), relations=relations)
+                assert r.n_solutions == expected
+    finally:
+        unregister("apart")
+
+
+def test_unknown_nary_kind_is_refused() -> None:
+    register(RelationKind("same-sum", lambda v, p: sum(v) == p["sum"], arity=None,
+                          params=("sum",)))
+    try:
+        board = dataclasses.replace(latin_square(3), relations=(
+            Relation("same-sum", (0, 4, 8), (("sum", 6),)),))
+        model = build_model(board)
+        with pytest.raises(UnsupportedError, match="same-sum"):
+            to_mzn(model)
+        if MinizincBackend.available() is True:
+            with pytest.raises(UnsupportedError, match="same-sum"):
+                MinizincBackend().solve(model)
+    finally:
+        unregister("same-sum")

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import pytest
 
 from futocp.backends import REGISTRY
-from futocp.backends.pyconstraint import PyconstraintBackend, count_constraint
+from futocp.backends.pyconstraint import PyconstraintBackend, count_constraint, support_constraint
 from futocp.board import Board
 from futocp.errors import UnsupportedError, UsageError
-from futocp.families import futoshiki, grid_lines, latin_square
+from futocp.families import futoshiki, grid_lines, latin_square, sudoku
 from futocp.model import build_model
+from futocp.relations import Relation, RelationKind, register, unregister
 from futocp.result import Status
 from futocp.verify import verify
+
+from .oracle import brute_force_count
 
 pytest.importorskip("constraint", reason="python-constraint2 is not installed")
 
@@ -222,3 +228,266 @@ def test_spawned_child(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (r.n_solutions, r.exhausted, r.stats["process"]) == (576, True, "spawn")
     r = solve(pigeonhole(12), time_limit=0.5, alldifferent="library")
     assert r.status is Status.UNKNOWN
+
+
+# ------------------------------------------------------------------ relation kinds
+# Small random boards: a hidden solution, relations drawn from it (mostly true, a
+# few random ones that may make the board unsatisfiable), some of its labels as
+# givens. Counts are checked against the brute-force oracle, answers by verify().
+
+def hidden_latin(n: int, rng: random.Random) -> list[list[int]]:
+    """A random n x n Latin square (a cyclic one with rows, columns and labels shuffled)."""
+    rows, cols, labels = list(range(n)), list(range(n)), list(range(1, n + 1))
+    rng.shuffle(rows)
+    rng.shuffle(cols)
+    rng.shuffle(labels)
+    return [[labels[(rows[r] + cols[c]) % n] for c in range(n)] for r in range(n)]
+
+
+def hidden_sudoku4(rng: random.Random) -> list[list[int]]:
+    """A random 4 x 4 Sudoku solution (2 x 2 boxes)."""
+    base = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+    perm = [0] + rng.sample([1, 2, 3, 4], 4)
+    bands = rng.sample([0, 1], 2)
+    rows = [2 * b + r for b in bands for r in rng.sample([0, 1], 2)]
+    stacks = rng.sample([0, 1], 2)
+    cols = [2 * s + c for s in stacks for c in rng.sample([0, 1], 2)]
+    return [[perm[base[r][c]] for c in cols] for r in rows]
+
+
+def true_kinds(x: int, y: int) -> list[str]:
+    """The shipped binary kinds that hold on labels (x, y) (less: x < y)."""
+    out = ["less"] if x < y else []
+    out.append("consecutive" if abs(x - y) == 1 else "nonconsecutive")
+    if x == 2 * y or y == 2 * x:
+        out.append("ratio")
+    return out
+
+
+def binary_relations(grid: list[list[int]], kinds: tuple[str, ...], count: int,
+                     rng: random.Random, false_rate: float = 0.15) -> list[Relation]:
+    """Up to ``count`` relations of ``kinds`` between orthogonal neighbours, one per pair."""
+    n = len(grid)
+    pairs = [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
+             for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
+    out = []
+    for (r1, c1), (r2, c2) in rng.sample(pairs, min(count, len(pairs))):
+        p, q = r1 * n + c1, r2 * n + c2
+        x, y = grid[r1][c1], grid[r2][c2]
+        if x > y:  # less is drawn from the hidden solution (no cycles)
+            p, q, x, y = q, p, y, x
+        holding = [k for k in true_kinds(x, y) if k in kinds]
+        lying = [k for k in kinds if k != "less" and k not in holding]
+        pool = lying if lying and rng.random() < false_rate else holding
+        if pool:
+            out.append(Relation(rng.choice(pool), (p, q)))
+    return out
+
+
+def random_cages(grid: list[list[int]], rng: random.Random, max_size: int = 3) -> list[Relation]:
+    """Disjoint cages of 2..max_size orthogonally connected cells with distinct hidden
+    labels, summing to the hidden labels."""
+    n = len(grid)
+    free = set(range(n * n))
+    out = []
+    for start in rng.sample(range(n * n), n * n):
+        if start not in free:
+            continue
+        cage = [start]
+        free.discard(start)
+        want = rng.randint(2, max_size)
+        while len(cage) < want:
+            seen = {grid[c // n][c % n] for c in cage}
+            nbrs = [d for c in cage for d in (c - n, c + n, c - 1 if c % n else -1,
+                                              c + 1 if c % n < n - 1 else -1)
+                    if d in free and grid[d // n][d % n] not in seen]
+            if not nbrs:
+                break
+            nxt = rng.choice(nbrs)
+            cage.append(nxt)
+            free.discard(nxt)
+        if len(cage) >= 2:
+            total = sum(grid[c // n][c % n] for c in cage)
+            out.append(Relation("cage", tuple(sorted(cage)), (("sum", total),)))
+    return out
+
+
+def relation_board(grid: list[list[int]], relations: list[Relation], givens: int,
+                   rng: random.Random, sudoku_boxes: bool = False) -> Board:
+    n = len(grid)
+    cells = rng.sample(range(n * n), givens)
+    clues = [(c, grid[c // n][c % n]) for c in cells]
+    base = sudoku((2, 2)) if sudoku_boxes else latin_square(n)
+    return dataclasses.replace(base, clues=tuple(clues), relations=tuple(relations))
+
+
+BINARY_KINDS = ("consecutive", "nonconsecutive", "ratio")
+
+
+def kind_board(kind: str, seed: int) -> Board:
+    """A random board exercising ``kind`` (or ``mixed``: every kind, cages included)."""
+    rng = random.Random(f"{kind}-{seed}")
+    n = 4 if seed % 2 == 0 else 5
+    if kind == "cage":
+        grid = hidden_sudoku4(rng)
+        return relation_board(grid, random_cages(grid, rng), rng.randint(0, 2), rng,
+                              sudoku_boxes=True)
+    grid = hidden_latin(n, rng)
+    if kind == "mixed":
+        rels = binary_relations(grid, ("less", *BINARY_KINDS), 2 * n, rng, false_rate=0.04)
+        cages = random_cages(grid, rng, max_size=2)[:n // 2 + 1]
+        return relation_board(grid, rels + cages, 2 if n == 4 else 6, rng)
+    count = {"consecutive": n + 2, "nonconsecutive": 2 * n, "ratio": n + 1}[kind]
+    givens = 3 if n == 4 else 8  # the oracle enumerates whole rows: 5 x 5 needs givens
+    rels: list[Relation] = []
+    while not rels:  # ratio holds on few pairs: draw until some relation is stated
+        rels = binary_relations(grid, (kind,), count, rng)
+    return relation_board(grid, rels, givens, rng)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("kind", [*BINARY_KINDS, "cage", "mixed"])
+def test_relation_kinds_count_as_brute_force(kind: str, seed: int) -> None:
+    board = kind_board(kind, seed)
+    assert kind == "mixed" or board.relation_kinds == {kind}
+    expected = brute_force_count(board)
+    for filtering in ("lists", "none"):
+        model = build_model(board, filtering)
+        r = solve_model(board, model, limit=None)
+        assert (r.n_solutions, r.exhausted) == (expected, True), filtering
+        assert r.status is (Status.SAT if expected else Status.UNSAT)
+
+
+@pytest.mark.parametrize("kind", [*BINARY_KINDS, "mixed"])
+def test_relation_encodings_agree(kind: str) -> None:
+    board = kind_board(kind, 1)
+    expected = brute_force_count(board)
+    model = build_model(board, "none")
+    for solver in BACKTRACKING:
+        for relations in ("support", "function"):
+            r = solve_model(board, model, limit=None, solver=solver, relations=relations)
+            assert r.n_solutions == expected, (solver, relations)
+
+
+def test_killer_sudoku_4x4_every_cage_size() -> None:
+    # cages covering the grid from a hidden solution: unique or nearly, always solvable
+    for seed in range(3):
+        rng = random.Random(seed)
+        grid = hidden_sudoku4(rng)
+        board = relation_board(grid, random_cages(grid, rng, max_size=4), 0, rng,
+                               sudoku_boxes=True)
+        expected = brute_force_count(board)
+        assert expected >= 1
+        r = solve_model(board, build_model(board, "none"), limit=None)
+        assert r.n_solutions == expected
+        assert tuple(v for row in grid for v in row) in r.solutions
+
+
+def test_cage_unreachable_sum_is_unsat() -> None:
+    board = dataclasses.replace(sudoku((2, 2)), relations=(
+        Relation("cage", (0, 1), (("sum", 10),)),))  # two different labels of 1..4 reach 7
+    model = build_model(board)
+    assert model.conflict is not None
+    r = PyconstraintBackend().solve(model)
+    assert (r.status, r.exhausted) == (Status.UNSAT, True) and "sum" in r.stats["reason"]
+    # reachable alone, not with the givens: only the search can tell (filtering="none")
+    board = dataclasses.replace(sudoku((2, 2)), clues=((0, 3),), relations=(
+        Relation("cage", (0, 1), (("sum", 3),)),))
+    model = build_model(board, "none")
+    assert model.conflict is None
+    r = solve_model(board, model, limit=None)
+    assert (r.status, r.exhausted) == (Status.UNSAT, True)
+
+
+def test_cage_constraint_prunes_to_the_label_sets() -> None:
+    from constraint import Domain
+
+    from futocp.backends.pyconstraint import cage_constraint
+
+    # three cells, values 0..3 (labels 1..4), sum 7: {1, 2, 4} -> indices {0, 1, 3}
+    con = cage_constraint((0b1011,))
+    doms = {c: Domain([0, 1, 2, 3]) for c in range(3)}
+    for d in doms.values():
+        d.pushState()
+    assert con([0, 1, 2], doms, {0: 3}, True)
+    assert list(doms[1]) == [0, 1] and list(doms[2]) == [0, 1]
+    assert not con([0, 1, 2], doms, {0: 3, 1: 3})  # a label twice
+    assert not con([0, 1, 2], doms, {0: 2})  # label 3 is in no set
+    assert con([0, 1, 2], doms, {0: 0, 1: 3, 2: 1})
+
+
+def test_support_constraint_forward_checks() -> None:
+    from constraint import Domain
+
+    from futocp.relations import RELATIONS, support_masks
+
+    fwd, bwd = support_masks(RELATIONS["consecutive"], (1, 2, 3, 4), {})
+    con = support_constraint(fwd, bwd)
+    doms = {0: Domain([0, 1, 2, 3]), 1: Domain([0, 1, 2, 3])}
+    for d in doms.values():
+        d.pushState()
+    assert con([0, 1], doms, {1: 0}, True)  # b = label 1: a must be label 2
+    assert list(doms[0]) == [1]
+    assert con([0, 1], doms, {0: 2, 1: 3}) and not con([0, 1], doms, {0: 0, 1: 2})
+    # preProcess: label 1 has no partner among {3, 4}
+    doms = {0: Domain([0, 1, 2, 3]), 1: Domain([2, 3])}
+    con.preProcess([0, 1], doms, [], {})
+    assert list(doms[0]) == [1, 2, 3]
+
+
+def test_registered_kind_goes_through_the_generic_path() -> None:
+    spec = RelationKind("apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
+                        description="the labels differ by at least k (a test kind)")
+    register(spec)
+    try:
+        assert "apart" in PyconstraintBackend.supported()
+        rng = random.Random(7)
+        grid = hidden_latin(4, rng)
+        near, far = [], []  # three pairs at distance 1 (k=1), three farther apart (k=2)
+        for r, c, dr, dc in rng.sample([(r, c, dr, dc) for r in range(4) for c in range(4)
+                                        for dr, dc in ((0, 1), (1, 0))
+                                        if r + dr < 4 and c + dc < 4], 24):
+            gap = abs(grid[r][c] - grid[r + dr][c + dc])
+            (near if gap == 1 else far).append((r * 4 + c, (r + dr) * 4 + c + dc))
+        rels = [Relation("apart", p, (("k", 1),)) for p in near[:3]]
+        rels += [Relation("apart", p, (("k", 2),)) for p in far[:3]]
+        board = relation_board(grid, rels, 2, rng)
+        expected = brute_force_count(board)
+        assert expected >= 1
+        for filtering in ("lists", "none"):
+            for relations in ("support", "function"):
+                r = solve_model(board, build_model(board, filtering), limit=None,
+                                relations=relations)
+                assert r.n_solutions == expected
+    finally:
+        unregister("apart")
+
+
+def test_unknown_nary_kind_is_refused() -> None:
+    register(RelationKind("same-sum", lambda v, p: sum(v) == p["sum"], arity=None,
+                          params=("sum",)))
+    try:
+        board = dataclasses.replace(latin_square(3), relations=(
+            Relation("same-sum", (0, 4, 8), (("sum", 6),)),))
+        with pytest.raises(UnsupportedError, match="same-sum"):
+            PyconstraintBackend().solve(build_model(board))
+    finally:
+        unregister("same-sum")
+
+
+def test_relations_in_child_process_and_with_minconflicts() -> None:
+    board = kind_board("mixed", 0)
+    expected = brute_force_count(board)
+    r = solve_model(board, build_model(board), limit=None, time_limit=60)
+    assert (r.n_solutions, r.exhausted) == (expected, True)
+    if expected:
+        r = solve_model(board, build_model(board), solver="minconflicts", seed=1, steps=20000)
+        assert r.status in (Status.SAT, Status.UNKNOWN)
+
+
+def solve_model(board: Board, model, **kw):
+    result = PyconstraintBackend().solve(model, **kw)
+    for sol in result.solutions:
+        assert verify(board, sol) == []
+    assert len(set(result.solutions)) == len(result.solutions)
+    return result

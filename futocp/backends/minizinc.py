@@ -8,8 +8,19 @@ solution was printed) or ``=====UNSATISFIABLE=====``. The time limit is passed
 to MiniZinc (it covers flattening and search) and also enforced here: a run
 still going a few seconds after it is killed, keeping the solutions printed.
 
+Option ``globals``: ``auto`` (default) adds
+:data:`~futocp.mzn.GECODE_6_2_REDEFINITIONS` to the include path (``-I``) when
+the solver is Gecode and its MiniZinc library has no ``fzn_all_different_int``
+/ ``fzn_table_int`` of its own (Gecode 6.2 as Debian ships it with MiniZinc
+2.6), so that ``all_different`` and ``table`` reach Gecode's propagators
+rather than the standard library's decompositions; ``library`` runs the file
+as exported. The solver's library is looked up once per process
+(``minizinc --solvers-json`` and ``--config-dirs``). Options ``consistency``
+and ``relations`` are those of :func:`futocp.mzn.to_mzn`.
+
 Stats: MiniZinc's own (``flatTime``, ``solveTime``, ``nodes``, ``failures``,
-``propagations``... as printed by ``-s``), plus ``encode_s`` and ``solve_s``.
+``propagations``... as printed by ``-s``), plus ``encode_s``, ``solve_s`` and
+``redefinitions`` (the library files added to the include path).
 
 The backend is available when ``minizinc`` is on the PATH (Debian package
 ``minizinc``, with Gecode as its default solver).
@@ -25,6 +36,8 @@ Example:
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import shutil
 import subprocess
@@ -34,7 +47,14 @@ from typing import Any
 
 from ..errors import FutocpError
 from ..model import Model
-from ..mzn import CONSISTENCIES, parse_mzn_output, to_mzn
+from ..mzn import (
+    CONSISTENCIES,
+    GECODE_6_2_REDEFINITIONS,
+    RELATION_ENCODINGS,
+    parse_mzn_output,
+    to_mzn,
+    write_redefinitions,
+)
 from ..result import Result, Status
 from .base import Backend, Option
 
@@ -49,12 +69,18 @@ class MinizincBackend(Backend):
     name = "minizinc"
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
-                              "strings"})
+                              "strings", "binary", "alldifferent", "cage"})
     extra = None
     options = (
         Option("solver", str, "gecode", None, "a MiniZinc solver id or tag (minizinc --solvers)"),
         Option("consistency", str, "domain", CONSISTENCIES,
                "domain: global constraints annotated :: domain; solver: the solver's default"),
+        Option("relations", str, "table", RELATION_ENCODINGS,
+               "binary relations other than less: a table of allowed pairs, or arithmetic over "
+               "labels (abs) for consecutive and nonconsecutive"),
+        Option("globals", str, "auto", ("auto", "library"),
+               "auto: map all_different and table to Gecode 6.2's native propagators when its "
+               "library lacks the fzn_ redefinitions; library: run the export as written"),
         Option("binary", str, "minizinc", None, "the minizinc executable"),
     )
 
@@ -66,7 +92,8 @@ class MinizincBackend(Backend):
 
     def compile(self, model: Model, **options: Any) -> str:
         """The MiniZinc model text (model and data in one file)."""
-        return to_mzn(model, consistency=self.parse_options(options)["consistency"])
+        opts = self.parse_options(options)
+        return to_mzn(model, consistency=opts["consistency"], relations=opts["relations"])
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
@@ -74,7 +101,9 @@ class MinizincBackend(Backend):
         if binary is None:
             raise FutocpError(f"backend 'minizinc': no executable {options['binary']!r} on the PATH")
         t0 = time.perf_counter()
-        text = to_mzn(model, consistency=options["consistency"])
+        text = to_mzn(model, consistency=options["consistency"], relations=options["relations"])
+        redefinitions = (_redefinitions(binary, options["solver"])
+                         if options["globals"] == "auto" else {})
         encode_s = time.perf_counter() - t0
         cmd = [binary, "--solver", options["solver"], "-s"]
         cmd += ["-a"] if limit is None else ["-n", str(limit)]
@@ -86,6 +115,10 @@ class MinizincBackend(Backend):
             path = os.path.join(tmp, "model.mzn")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
+            if redefinitions:
+                lib = os.path.join(tmp, "lib")
+                write_redefinitions(lib, redefinitions)
+                cmd += ["-I", lib]
             t1 = time.perf_counter()
             killed = False
             try:
@@ -106,9 +139,52 @@ class MinizincBackend(Backend):
             del out.solutions[limit:]
         stats: dict[str, Any] = {"encode_s": encode_s, "solve_s": solve_s,
                                  "solver": options["solver"], "solutions": len(out.solutions),
-                                 "killed": killed}
+                                 "killed": killed, "redefinitions": sorted(redefinitions)}
         stats.update({f"mzn_{k}": v for k, v in out.stats.items()})
         return Result(status, out.solutions, stats, exhausted=out.complete and not killed)
+
+
+@functools.cache
+def _solver_library(binary: str, solver: str) -> tuple[str | None, str | None]:
+    """The id and the MiniZinc library directory of ``solver`` (an id, the last part
+    of an id, or a tag, as ``minizinc --solver`` takes it); Nones when unknown."""
+    try:
+        listed = json.loads(subprocess.run([binary, "--solvers-json"], capture_output=True,
+                                           text=True, timeout=30).stdout)
+        dirs = json.loads(subprocess.run([binary, "--config-dirs"], capture_output=True,
+                                         text=True, timeout=30).stdout)
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None, None
+    for entry in listed if isinstance(listed, list) else []:
+        ident = str(entry.get("id", ""))
+        if solver in (ident, ident.rsplit(".", 1)[-1]) or solver in entry.get("tags", ()):
+            lib = str(entry.get("mznlib", ""))
+            if lib.startswith("-G"):
+                lib = os.path.join(str(dirs.get("mznStdlibDir", "")), lib[2:])
+            return ident, (lib if lib and os.path.isdir(lib) else None)
+    return None, None
+
+
+def _redefinitions(binary: str, solver: str) -> dict[str, str]:
+    """The files of :data:`GECODE_6_2_REDEFINITIONS` that ``solver`` needs: Gecode
+    with a library that declares the native predicates and no ``fzn_`` file."""
+    ident, lib = _solver_library(binary, solver)
+    if lib is None or not (ident or "").startswith("org.gecode."):
+        return {}
+    out = {}
+    native = {"fzn_all_different_int.mzn": ("all_different_int.mzn", "all_different_int"),
+              "fzn_table_int.mzn": ("table_int.mzn", "gecode_table_int")}
+    for name, (declared_in, predicate) in native.items():
+        if os.path.exists(os.path.join(lib, name)):
+            continue
+        try:
+            with open(os.path.join(lib, declared_in), encoding="utf-8") as fh:
+                declares = predicate in fh.read()
+        except OSError:
+            declares = False
+        if declares:
+            out[name] = GECODE_6_2_REDEFINITIONS[name]
+    return out
 
 
 def _text(data: bytes | str | None) -> str:
