@@ -24,7 +24,7 @@ from .backends import REGISTRY, backend_table
 from .board import Board
 from .childproc import signals_as_interrupt
 from .crosscheck import COUNTERS, crosscheck, disagreements
-from .errors import FutocpError, InputError, SolverError, UsageError
+from .errors import FutocpError, InputError, ResourceError, SolverError, UsageError
 from .export import EXPORTERS, decode, export
 from .families import family, list_families, parse_param_text
 from .generate import PATTERNS, generate
@@ -701,6 +701,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SolverError as exc:
         print(f"futocp: solver failure: {exc}", file=sys.stderr)
         return EXIT_SOLVER
+    except ResourceError as exc:
+        print(f"futocp: error: {exc}", file=sys.stderr)
+        return EXIT_UNKNOWN
     except FutocpError as exc:
         print(f"futocp: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

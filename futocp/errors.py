@@ -18,6 +18,7 @@ __all__ = [
     "BackendUnavailable",
     "UnsupportedError",
     "SolverError",
+    "ResourceError",
 ]
 
 
@@ -91,4 +92,12 @@ class SolverError(FutocpError):
     """A solver process crashed or answered something that cannot be read.
 
     Not the user's fault: the CLI exits with code 70 (``EX_SOFTWARE``), not 2.
+    """
+
+
+class ResourceError(FutocpError):
+    """The environment failed a run: a full disk, an unreachable scheduler.
+
+    Not the user's input: the CLI exits with code 1, and nothing already
+    written is lost.
     """

@@ -56,9 +56,15 @@ import yaml
 from ..backends import REGISTRY
 from ..errors import FutocpError, InputError
 from ..model import FILTERINGS
+from ..yamlsafe import BoundedLoader
 from .instances import Instance, collection_instances, generated_instances, path_instances
 
-__all__ = ["Config", "BackendVariant", "load_config", "parse_config", "TOP_KEYS", "EXECUTORS"]
+__all__ = ["Config", "BackendVariant", "load_config", "parse_config", "TOP_KEYS", "EXECUTORS",
+           "MAX_REPETITIONS", "MAX_SECONDS", "MAX_RUNS"]
+
+MAX_REPETITIONS = 100_000
+MAX_SECONDS = 10 ** 7  # about four months: larger time limits are typing mistakes
+MAX_RUNS = 1_000_000  # runs one config may plan
 
 EXECUTORS = ("local", "dask")
 
@@ -166,7 +172,7 @@ class _Reader:
 
     def __init__(self, text: str, source: str) -> None:
         self.source = source
-        self.loader = yaml.SafeLoader(text)
+        self.loader = BoundedLoader(text)
 
     def close(self) -> None:
         self.loader.dispose()
@@ -174,6 +180,8 @@ class _Reader:
     def root(self) -> yaml.Node | None:
         try:
             return self.loader.get_single_node()
+        except RecursionError:
+            raise InputError("the config is nested too deeply", self.source) from None
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             problem = exc.problem or "invalid YAML"
@@ -190,8 +198,10 @@ class _Reader:
     def value(self, node: yaml.Node) -> Any:
         try:
             return self.loader.construct_object(node, deep=True)
-        except yaml.YAMLError as exc:
-            raise self.error(node, f"invalid value: {exc}") from None
+        except yaml.MarkedYAMLError as exc:
+            raise self.error(node, f"invalid value: {exc.problem}") from None
+        except (yaml.YAMLError, ValueError, RecursionError) as exc:
+            raise self.error(node, f"invalid value: {str(exc)[:200]}") from None
 
     def mapping(self, node: yaml.Node, what: str,
                 allowed: Mapping[str, Any] | tuple[str, ...] | None,
@@ -312,20 +322,25 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
 
     name = get("name", _is_name, "a name", default_name)
     description = get("description", lambda x: isinstance(x, str), "text", "")
-    repetitions = get("repetitions", _is_pos_int, "a positive integer", 1)
-    time_limit = get("time_limit", lambda x: x is None or (_is_number(x) and x > 0),
-                     "a positive number of seconds or null", 60.0)
+    repetitions = get("repetitions", lambda x: _is_pos_int(x) and x <= MAX_REPETITIONS,
+                      f"a positive integer up to {MAX_REPETITIONS:,}", 1)
+    time_limit = get("time_limit",
+                     lambda x: x is None or (_is_number(x) and 0 < x <= MAX_SECONDS),
+                     f"a positive number of seconds up to {MAX_SECONDS:,} or null", 60.0)
     limit = get("limit", lambda x: x is None or x == "all" or _is_pos_int(x),
                 "a positive integer, null or 'all'", 1)
     limit = None if limit == "all" else limit
-    seed = get("seed", lambda x: x is None or _is_int(x), "an integer or null", None)
+    seed = get("seed", lambda x: x is None or (_is_int(x) and 0 <= x < 2 ** 63),
+               "an integer from 0 to 2**63 - 1, or null", None)
     executor = get("executor", lambda x: x in EXECUTORS, " or ".join(EXECUTORS), "local")
-    workers = get("workers", _is_pos_int, "a positive integer", 1)
+    workers = get("workers", lambda x: _is_pos_int(x) and x <= 1024,
+                  "a positive integer up to 1024", 1)
     scheduler = get("scheduler", lambda x: x is None or _is_name(x), "an address or null", None)
     if scheduler is not None and executor != "dask":
         raise rd.error(top["scheduler"][0], "scheduler: only used with executor: dask")
     output = get("output", _is_name, "a folder", os.path.join("results", name))
-    margin = get("margin", lambda x: _is_number(x) and x >= 0, "a number of seconds >= 0", 5.0)
+    margin = get("margin", lambda x: _is_number(x) and 0 <= x <= MAX_SECONDS,
+                 f"a number of seconds from 0 to {MAX_SECONDS:,}", 5.0)
     backend_tl = get("backend_time_limit", lambda x: isinstance(x, bool), "true or false", True)
 
     filtering: tuple[str, ...] = ("lists",)
@@ -349,6 +364,10 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
 
     backends = _backends(rd, top["backends"][1])
     instances = _instances(rd, top["instances"][1], base)
+    runs = len(instances) * len(backends) * len(filtering) * repetitions
+    if runs > MAX_RUNS:
+        raise rd.error(root, f"the config makes {runs:,} runs (at most {MAX_RUNS:,}): fewer "
+                             "instances, backends or repetitions")
     return Config(
         name=name, instances=tuple(instances), backends=tuple(backends),
         repetitions=repetitions, time_limit=None if time_limit is None else float(time_limit),

@@ -129,6 +129,9 @@ def _generate_keys() -> tuple[str, ...]:
     return ("family", *[k for k, p in params.items() if p.kind is p.KEYWORD_ONLY], "count")
 
 
+MAX_COUNT = 100_000  # instances one generate entry may make
+
+
 def generated_instances(spec: Mapping[str, Any]) -> list[Instance]:
     """``count`` instances (default 1) of :func:`futocp.generate.generate` from a spec.
 
@@ -152,11 +155,13 @@ def generated_instances(spec: Mapping[str, Any]) -> list[Instance]:
         raise UsageError("generate needs a 'family'")
     count = spec.get("count", 1)
     seed = spec.get("seed", 0)
-    for key, value in (("count", count), ("seed", seed)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < (key == "count"):
-            raise UsageError(f"generate: {key!r} must be a {'positive ' if key == 'count' else ''}"
-                             f"integer, got {value!r}")
+    for key, value, top in (("count", count, MAX_COUNT), ("seed", seed, 2 ** 63 - 1)):
+        if not isinstance(value, int) or isinstance(value, bool) or not (key == "count") <= value <= top:
+            low = 1 if key == "count" else 0
+            raise UsageError(f"generate: {key!r} must be an integer from {low} to {top:,}, "
+                             f"got {value!r}")
     kwargs = {k: v for k, v in spec.items() if k not in ("family", "count", "seed")}
+    _check_types(kwargs)
     rng = random.Random(seed)
     tag = _tag(spec)
     out = []
@@ -168,6 +173,25 @@ def generated_instances(spec: Mapping[str, Any]) -> list[Instance]:
             raise UsageError(f"generate: {exc}") from None
         out.append(Instance(f"{tag}#{i}", {"generate": spec, "index": i, "seed": sub_seed}, board))
     return out
+
+
+def _check_types(kwargs: Mapping[str, Any]) -> None:
+    """Refuse a value whose type the generator's signature does not allow
+    (``unique: maybe``), before anything is generated."""
+    from ..generate import generate
+
+    params = inspect.signature(generate).parameters
+    for key, value in kwargs.items():
+        note = str(params[key].annotation)
+        types = {"bool": bool, "int": int, "str": str, "float": float}
+        allowed = [t for name, t in types.items() if name in note.replace("|", " ").split()]
+        if not allowed or (value is None and "None" in note):
+            continue
+        ok = any(isinstance(value, t) and (t is bool or not isinstance(value, bool))
+                 for t in allowed)
+        if not ok:
+            raise UsageError(f"generate: {key!r} must be {' or '.join(t.__name__ for t in allowed)}"
+                             f"{' or null' if 'None' in note else ''}, got {value!r}")
 
 
 def _tag(spec: Mapping[str, Any]) -> str:

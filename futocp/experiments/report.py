@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..backends import REGISTRY
 from ..errors import InputError, UsageError
-from .runner import PLAN, RESULTS
+from .runner import PLAN, RESULTS, read_jsonl
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -80,15 +80,7 @@ def read_records(output: str | os.PathLike[str], stale: bool = False) -> list[di
     path = _results_path(output)
     if not os.path.exists(path):
         raise InputError("no results here (run the experiment first)", path)
-    records, torn = [], 0
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except ValueError:
-                torn += 1
+    records, torn = read_jsonl(path)
     if torn:
         warnings.warn(f"{path}: skipped {torn} unreadable line(s) (a run killed while writing)",
                       stacklevel=2)

@@ -48,7 +48,7 @@ from importlib import metadata
 from typing import Any
 
 from ..backends import get_backend
-from ..errors import FutocpError, UnsupportedError, UsageError
+from ..errors import FutocpError, ResourceError, UnsupportedError, UsageError
 from ..model import build_model
 from ..result import Result
 from ..verify import verify
@@ -56,11 +56,13 @@ from .config import Config, load_config, parse_config
 from .isolate import kill_all, reset_kill_all, run_isolated
 
 __all__ = ["plan", "execute", "solve_run", "run_experiment", "RunSummary", "read_run_ids",
+           "read_jsonl",
            "versions", "RESULTS", "PLAN", "as_config"]
 
 RESULTS = "results.jsonl"
 PLAN = "plan.json"  # the run ids of the config last run into the folder
 TIMING = ("build_s", "solve_s", "wall_s", "encode_s")
+CONNECT_TIMEOUT = 10  # seconds to reach a Dask scheduler
 SOLVER_PACKAGES = ("ortools", "python-sat", "python-constraint2")
 
 
@@ -220,16 +222,34 @@ def execute(run: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------ the results file
-def read_run_ids(path: str | os.PathLike[str]) -> set[str]:
-    """The run ids recorded in a results file (a torn last line is ignored)."""
-    ids: set[str] = set()
-    with contextlib.suppress(FileNotFoundError), open(path, encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                ids.add(json.loads(line)["run_id"])
-            except (ValueError, KeyError, TypeError):
+def read_jsonl(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], int]:
+    """The records of a results file and the number of lines that are not one.
+
+    A line cut by a kill, bytes that are not UTF-8 or JSON that is not a
+    record with a ``run_id`` are dropped (the run is then done again), never an
+    error. A missing file has no records.
+    """
+    records: list[dict[str, Any]] = []
+    bad = 0
+    with contextlib.suppress(FileNotFoundError), open(path, "rb") as fh:
+        for raw in fh:
+            if not raw.strip():
                 continue
-    return ids
+            try:
+                rec = json.loads(raw.decode("utf-8"))
+            except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+                bad += 1
+                continue
+            if isinstance(rec, dict) and isinstance(rec.get("run_id"), str):
+                records.append(rec)
+            else:
+                bad += 1
+    return records, bad
+
+
+def read_run_ids(path: str | os.PathLike[str]) -> set[str]:
+    """The run ids recorded in a results file (unreadable lines are ignored)."""
+    return {rec["run_id"] for rec in read_jsonl(path)[0]}
 
 
 class _Appender:
@@ -289,7 +309,11 @@ def _executor(config: Config, workers: int) -> Iterator[cf.Executor]:
         raise UsageError("executor: dask needs dask.distributed; install it with: "
                          "pip install 'futocp[experiments]'") from None
     if config.scheduler:
-        client = Client(config.scheduler)
+        try:
+            client = Client(config.scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise ResourceError(f"cannot reach the Dask scheduler {config.scheduler} within "
+                                f"{CONNECT_TIMEOUT} s: {str(exc)[:200]}") from None
         cluster = None
     else:
         import logging
@@ -402,7 +426,11 @@ def run_experiment(config: Config | str | os.PathLike[str] | Mapping[str, Any], 
     workers = cfg.workers if workers is None else workers
     if workers < 1:
         raise UsageError(f"workers must be at least 1, got {workers}")
-    os.makedirs(cfg.output, exist_ok=True)
+    try:
+        os.makedirs(cfg.output, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the output folder {cfg.output}: "
+                         f"{exc.strerror or exc}") from None
     results = os.path.join(cfg.output, RESULTS)
     summary = RunSummary(cfg.output, results)
     with _output_lock(cfg.output):
@@ -439,7 +467,12 @@ def run_experiment(config: Config | str | os.PathLike[str] | Mapping[str, Any], 
                             record = fut.result()
                         except Exception as exc:  # noqa: BLE001 - a lost worker costs one run
                             record = _failure_record(futures[fut], exc)
-                        appender.append(record)
+                        try:
+                            appender.append(record)
+                        except OSError as exc:  # e.g. a full disk: stop, keep what is written
+                            raise ResourceError(
+                                f"cannot write {results}: {exc.strerror or exc}; the runs "
+                                f"recorded so far are kept, run again to resume") from None
                         bar.update(record)
                         statuses[record["status"]] += 1
                         summary.wrong += record.get("verified") is False

@@ -1,0 +1,129 @@
+"""Hostile configs and results files, full disks and lost schedulers: one line, no traceback.
+
+Each case here once ended in a traceback, a memory blow-up or a silent
+acceptance (issues 13 and 16); now each is a one-line error naming the file
+(exit 2, or 1 when the environment failed) and nothing written is lost.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from futocp.cli import main
+from futocp.experiments import runner
+from futocp.experiments.config import parse_config
+from futocp.experiments.runner import read_jsonl, read_run_ids, run_experiment
+
+QUICK = """\
+instances: [{generate: {family: latin-square, size: 3, givens: 2, count: 3, seed: 1}}]
+backends: [listcolor]
+output: out
+"""
+
+
+def write(folder: Path, text: str) -> Path:
+    path = folder / "exp.yaml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+@pytest.mark.parametrize("text, words", [
+    ("time_limit: .inf\n", "time_limit"),
+    ("repetitions: 1000000000\n", "repetitions"),
+    ("seed: " + "9" * 5000 + "\n", "digits"),
+    ("margin: -1\n", "margin"),
+    ("workers: 100000\n", "workers"),
+])
+def test_bad_config_values_are_one_line_errors(tmp_path, capsys, text, words):
+    path = write(tmp_path, QUICK + text)
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_generate_values_of_the_wrong_type_are_refused(tmp_path, capsys):
+    path = write(tmp_path, QUICK.replace("seed: 1}", "seed: 1, unique: maybe}"))
+    assert main(["run", str(path)]) == 2
+    assert "'unique' must be bool" in capsys.readouterr().err
+
+
+def test_too_many_runs_are_refused_before_planning(tmp_path, capsys):
+    path = write(tmp_path, QUICK.replace("count: 3", "count: 100000") + "repetitions: 100\n")
+    assert main(["run", str(path)]) == 2
+    assert "runs (at most" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, words", [
+    ("a: " + "[" * 3000 + "]" * 3000 + "\n", "nesting deeper"),
+    ("a: &x [1, 1, 1, 1, 1, 1, 1, 1, 1]\nb: &y [*x, *x, *x, *x, *x, *x, *x, *x, *x]\n",
+     "aliases are not allowed"),
+])
+def test_hostile_yaml_is_refused(tmp_path, capsys, text, words):
+    path = write(tmp_path, QUICK + text)
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_config_values_are_validated_in_the_api_too():
+    with pytest.raises(Exception, match="time_limit"):
+        parse_config(QUICK + "time_limit: .nan\n")
+
+
+def test_torn_and_non_utf8_lines_are_dropped_and_rerun(tmp_path):
+    path = write(tmp_path, QUICK)
+    run_experiment(path, progress=False)
+    results = tmp_path / "out" / "results.jsonl"
+    lines = results.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 3
+    # one record garbled with bytes that are not UTF-8, the last one cut by a kill
+    results.write_bytes(lines[0] + b"\xff\xfe garbage\n" + lines[1][:-1].replace(b"{", b"{\x80")
+                        + b"\n" + lines[2][: len(lines[2]) // 2])
+    records, bad = read_jsonl(results)
+    assert len(records) == 1 and bad == 3
+    summary = run_experiment(path, progress=False)
+    assert summary.skipped == 1 and summary.done == 2
+    assert len(read_run_ids(results)) == 3
+    assert main(["report", str(tmp_path / "out")]) == 0
+
+
+def test_an_output_folder_that_cannot_be_made_is_an_error(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    path = write(tmp_path, QUICK.replace("output: out", "output: file/out"))
+    assert main(["run", str(path)]) == 2
+    assert "cannot create the output folder" in capsys.readouterr().err
+
+
+def test_a_full_disk_is_reported_and_loses_nothing(tmp_path, capsys, monkeypatch):
+    path = write(tmp_path, QUICK)
+    real = runner._Appender.append
+    calls = []
+
+    def append(self, record):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(self, record)
+
+    monkeypatch.setattr(runner._Appender, "append", append)
+    assert main(["run", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and len(err.strip().splitlines()) == 1
+    results = tmp_path / "out" / "results.jsonl"
+    assert len(read_run_ids(results)) == 1
+    monkeypatch.setattr(runner._Appender, "append", real)
+    assert run_experiment(path, progress=False).done == 2
+    assert all(json.loads(x)["status"] == "sat" for x in results.read_text().splitlines())
+
+
+def test_an_unreachable_dask_scheduler_is_an_error(tmp_path, capsys):
+    pytest.importorskip("dask.distributed")
+    path = write(tmp_path, QUICK + "executor: dask\nscheduler: tcp://127.0.0.1:9\n")
+    assert main(["run", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "cannot reach the Dask scheduler" in err and len(err.strip().splitlines()) == 1
