@@ -335,7 +335,8 @@ def test_model_violations_agree_with_verify():
     rng = random.Random(7)
     for board in energy_boards()[:4] + [futoshiki_puzzle(4, 6, 3, seed=1)]:
         model = build_model(board, "none")
-        solution = ListcolorBackend().solve(model, seed=1).solutions[0]
+        solution = AnnealBackend().solve(model, seed=1, move="swap", cooling=1e-4).solutions[0]
+        assert verify(board, solution) == []
         vals = [model.index_of(v) for v in solution]
         assert model_violations(model, vals) == 0
         for _ in range(30):
