@@ -13,6 +13,7 @@ from typing import Any
 
 from .backends import get_backend
 from .board import Board
+from .errors import UsageError
 from .model import build_model
 from .result import Result
 
@@ -31,7 +32,7 @@ def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1
         backend: A name from :data:`futocp.backends.REGISTRY`.
         limit: Most solutions to return (None = all).
         time_limit: Seconds, or None.
-        seed: Random seed for backends that use one.
+        seed: Random seed (refused by a backend whose search uses none).
         filtering: ``"lists"`` or ``"none"``.
         **options: Backend options.
 
@@ -40,5 +41,9 @@ def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1
     """
     solver = get_backend(backend)
     solver.parse_options(options)
+    if seed is not None and "seed" not in solver.capabilities:
+        raise UsageError(f"backend {backend!r} takes no seed (its search does not depend on "
+                         "one); leave the seed out")
+    solver.available()  # import the solver package now: it is not the model's build time
     model = build_model(board, filtering=filtering)
     return solver.solve(model, limit=limit, time_limit=time_limit, seed=seed, **options)

@@ -81,7 +81,8 @@ def _print_json(obj: Any) -> None:
 
 
 def _exit_code(result: Result) -> int:
-    return EXIT_OK if result.ok else EXIT_UNKNOWN
+    """0 when the search answered all it was asked, 1 when a time limit stopped it."""
+    return EXIT_OK if result.finished else EXIT_UNKNOWN
 
 
 def load_instances(path: str, fmt: str | None = None) -> list[tuple[str, Board]]:
@@ -174,7 +175,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             if args.check:
                 print("verified" if not checks[i] else "NOT verified: " + "; ".join(map(str, checks[i])))
             print()
-        more = "" if result.exhausted or result.status is not Status.SAT else " (limit reached)"
+        more = ("" if result.exhausted or result.status is not Status.SAT
+                else " (stopped by the time limit)" if result.stopped_early else " (limit reached)")
         reason = f": {result.stats['reason']}" if "reason" in result.stats else ""
         print(f"{result.status.value}{reason} -- {result.n_solutions} solution(s){more}, "
               f"backend {result.backend}, build {result.stats['build_s']:.3f}s, "

@@ -45,6 +45,7 @@ class Result:
             (the solution list is complete).
         board: The board that was solved, when the caller attached it (not part of
             equality or :meth:`to_dict`); a notebook then shows the solution's picture.
+        limit: The number of solutions that was asked for (None: all).
     """
 
     status: Status
@@ -53,6 +54,7 @@ class Result:
     backend: str = ""
     exhausted: bool = False
     board: Board | None = field(default=None, repr=False, compare=False)
+    limit: int | None = field(default=1, compare=False)
 
     @property
     def n_solutions(self) -> int:
@@ -63,6 +65,22 @@ class Result:
     def ok(self) -> bool:
         """True when the run finished (sat or unsat)."""
         return self.status is not Status.UNKNOWN
+
+    @property
+    def finished(self) -> bool:
+        """True when the search answered everything it was asked: unsat, all the
+        solutions, or ``limit`` of them. False when a time limit stopped it, even
+        with solutions in hand (``solve --all`` cut short)."""
+        if self.status is Status.UNSAT:
+            return True
+        if self.status is Status.UNKNOWN:
+            return False
+        return self.exhausted or (self.limit is not None and self.n_solutions >= self.limit)
+
+    @property
+    def stopped_early(self) -> bool:
+        """True when a time limit stopped a search that had found solutions."""
+        return self.status is Status.SAT and not self.finished
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (flat solutions)."""

@@ -127,3 +127,37 @@ def test_an_unreachable_dask_scheduler_is_an_error(tmp_path, capsys):
     assert main(["run", str(path)]) == 1
     err = capsys.readouterr().err
     assert "cannot reach the Dask scheduler" in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- exit codes that tell the truth
+def test_a_search_cut_by_the_time_limit_exits_1_and_says_so(tmp_path, capsys):
+    pytest.importorskip("ortools")
+    path = tmp_path / "empty7.json"
+    path.write_text(json.dumps({"kind": "latin-square", "size": 7,
+                                "givens": [[0] * 7 for _ in range(7)]}))
+    assert main(["solve", str(path), "--all", "--time-limit", "0.5", "--backend", "cpsat"]) == 1
+    out = capsys.readouterr().out
+    assert "stopped by the time limit" in out
+    assert main(["solve", str(path), "--limit", "3", "--backend", "cpsat"]) == 0
+    assert "(limit reached)" in capsys.readouterr().out
+
+
+def test_a_seed_for_a_backend_without_seeds_is_refused(tmp_path, capsys):
+    pytest.importorskip("pysat")
+    path = tmp_path / "empty3.json"
+    path.write_text(json.dumps({"kind": "latin-square", "size": 3,
+                                "givens": [[0] * 3 for _ in range(3)]}))
+    assert main(["solve", str(path), "--seed", "3", "--backend", "sat"]) == 2
+    assert "takes no seed" in capsys.readouterr().err
+
+
+def test_solver_imports_are_not_solve_time():
+    # a backend's first call in a process: its package import is done before the clock
+    import subprocess
+    import sys
+
+    code = ("import futocp, json; b = futocp.latin_square(3);"
+            "r = futocp.solve(b, 'cpsat'); print(json.dumps(r.stats['wall_s']))")
+    pytest.importorskip("ortools")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert float(out.stdout) < 0.3, out.stdout  # the import alone takes 0.6-1.3 s

@@ -174,13 +174,13 @@ class Backend:
         Raises:
             BackendUnavailable, UnsupportedError, UsageError.
         """
-        t0 = time.perf_counter()
         opts = self.parse_options(options)
         if limit is not None and (not isinstance(limit, int) or limit < 1):
             raise UsageError(f"limit must be a positive integer or None, got {limit!r}")
         if time_limit is not None and time_limit <= 0:
             raise UsageError(f"time limit must be positive, got {time_limit!r}")
-        self.check(model)
+        self.check(model)  # imports the solver package: before the clock starts
+        t0 = time.perf_counter()
         if model.conflict is not None:
             result = Result(Status.UNSAT, [], {"reason": model.conflict, "solve_s": 0.0},
                             exhausted=True)
@@ -188,6 +188,7 @@ class Backend:
             result = self._solve(model, limit, time_limit, seed, opts)
         result.backend = self.name
         result.board = model.board
+        result.limit = limit
         stats = result.stats
         stats["build_s"] = model.stats.get("build_s", 0.0) + stats.pop("encode_s", 0.0)
         stats.setdefault("solve_s", 0.0)
