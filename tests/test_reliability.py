@@ -160,4 +160,4 @@ def test_solver_imports_are_not_solve_time():
             "r = futocp.solve(b, 'cpsat'); print(json.dumps(r.stats['wall_s']))")
     pytest.importorskip("ortools")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert float(out.stdout) < 0.3, out.stdout  # the import alone takes 0.6-1.3 s
+    assert float(out.stdout) < 0.5, out.stdout  # the import alone takes 0.6-1.3 s
