@@ -29,7 +29,7 @@ from .families import family, futoshiki, jigsaw, latin_square, list_families, su
 from .formats import dumps, loads, read, read_many, write
 from .generate import generate, random_latin_square
 from .model import Model, build_model
-from .puzzles import CountResult, count, is_critical, is_puzzle, minimize
+from .puzzles import CountResult, count, is_critical, is_puzzle, minimize, redundant_clue
 from .result import Result, Status
 from .verify import Violation, is_solution, verify
 
@@ -42,6 +42,6 @@ __all__ = [
     "build_model", "solve", "crosscheck", "verify", "is_solution", "get_backend", "REGISTRY",
     "DEFAULT_BACKEND", "futoshiki", "latin_square", "sudoku", "jigsaw", "family", "list_families",
     "read", "read_many", "write", "loads", "dumps", "__version__",
-    "count", "CountResult", "is_puzzle", "is_critical", "minimize", "generate",
+    "count", "CountResult", "is_puzzle", "is_critical", "redundant_clue", "minimize", "generate",
     "random_latin_square",
 ]

@@ -30,7 +30,7 @@ from .families import family, list_families, parse_param_text
 from .generate import PATTERNS, generate
 from .model import FILTERINGS, build_model
 from .mzn import SOLUTION_PREFIX, parse_mzn_output
-from .puzzles import count, is_critical, minimize, unique_solution
+from .puzzles import count, minimize, redundant_clue, unique_solution
 from .result import Result, Status
 from .verify import verify
 
@@ -376,7 +376,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     found = 1 if solution else count(board, limit=2, backend=args.backend).count
     critical, breaking = (None, None)
     if solution is not None and not args.unique_only:
-        critical, breaking = is_critical(board, args.backend)
+        breaking = redundant_clue(board, args.backend)
+        critical = breaking is None
     if args.json:
         _print_json({"instance": args.file, "solutions": found, "unique": solution is not None,
                      "critical": critical,

@@ -25,9 +25,9 @@ Example:
     12
     >>> puzzle = latin_square(2, [[1, 0], [0, 0]])
     >>> is_puzzle(puzzle), is_critical(puzzle)
-    (True, (True, None))
+    (True, True)
     >>> full = latin_square(2, [[1, 2], [2, 1]])
-    >>> is_critical(full)
+    >>> is_critical(full), redundant_clue(full)
     (False, (0, 1))
     >>> minimize(full, seed=1).clues
     ((1, 2),)
@@ -53,6 +53,7 @@ __all__ = [
     "counting_backend",
     "is_puzzle",
     "is_critical",
+    "redundant_clue",
     "unique_solution",
     "clue_is_necessary",
     "minimize",
@@ -193,26 +194,32 @@ def clue_is_necessary(board: Board, cell: int, solution: Sequence[Label],
     return alternative.status is Status.SAT
 
 
-def is_critical(board: Board, backend: str | None = None
-                ) -> tuple[bool, tuple[int, Label] | None]:
-    """Is ``board`` a critical Latin puzzle?
+def redundant_clue(board: Board, backend: str | None = None) -> tuple[int, Label] | None:
+    """The first clue (in cell order, outside the inscription) whose removal keeps
+    the solution of the Latin puzzle ``board`` unique, or None when there is none.
 
-    Every clue outside the inscription must be necessary: removing it leaves
-    more than one solution.
-
-    Returns:
-        ``(True, None)`` for a critical puzzle; ``(False, (cell, label))`` naming
-        the first clue (in cell order) whose removal keeps the solution unique;
-        ``(False, None)`` when ``board`` is not a Latin puzzle at all (no
-        solution, or several).
+    Raises:
+        BoardError: when ``board`` is not a Latin puzzle (no solution, or several).
     """
     solution = unique_solution(board, backend)
     if solution is None:
-        return False, None
+        raise BoardError("the board is not a Latin puzzle (no solution, or several)")
     for cell, label in board.clues:
         if cell not in board.inscription and not clue_is_necessary(board, cell, solution, backend):
-            return False, (cell, label)
-    return True, None
+            return cell, label
+    return None
+
+
+def is_critical(board: Board, backend: str | None = None) -> bool:
+    """Is ``board`` a critical Latin puzzle (seed 003)?
+
+    True when it has exactly one solution and every clue outside the
+    inscription is necessary (removing it leaves more than one solution);
+    :func:`redundant_clue` names a clue that is not.
+    """
+    if unique_solution(board, backend) is None:
+        return False
+    return redundant_clue(board, backend) is None
 
 
 # ---------------------------------------------------------------- minimising

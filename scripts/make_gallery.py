@@ -39,7 +39,7 @@ from futocp.api import solve  # noqa: E402
 from futocp.board import Board  # noqa: E402
 from futocp.families import Family, list_families  # noqa: E402
 from futocp.generate import generate  # noqa: E402
-from futocp.puzzles import count, is_critical  # noqa: E402
+from futocp.puzzles import count, redundant_clue  # noqa: E402
 from futocp.verify import verify  # noqa: E402
 
 INSTANCES = ROOT / "instances"
@@ -133,8 +133,8 @@ def check_board(board: Board) -> dict[str, Any]:
     if ok:
         solution = solve(board, "cpsat", limit=1).solutions[0]
         record["verified"] = verify(board, solution) == []
-        critical, clue = is_critical(board)
-        record["critical"] = critical
+        clue = redundant_clue(board)
+        record["critical"] = clue is None
         if clue is not None:
             record["removable_clue"] = [board.cell_name(clue[0]), clue[1]]
     return record

@@ -19,6 +19,7 @@ from futocp.puzzles import (
     count,
     counting_backend,
     is_critical,
+    redundant_clue,
     is_puzzle,
     minimize,
     unique_solution,
@@ -108,12 +109,12 @@ def test_critical_puzzle_and_a_redundant_clue():
     full = full_square(5, 2)
     solution = [v for _, v in full.clues]
     puzzle = minimize(full, seed=0)
-    assert is_critical(puzzle) == (True, None)
+    assert is_critical(puzzle) is True
     assert_critical_puzzle(puzzle, solution)
     # add back a clue: still a puzzle, no longer critical
     extra = next(c for c in range(25) if c not in puzzle.clue_map)
     padded = puzzle.with_clues({**puzzle.clue_map, extra: solution[extra]})
-    ok, breaking = is_critical(padded)
+    ok, breaking = is_critical(padded), redundant_clue(padded)
     assert not ok and breaking is not None
     cell, label = breaking
     assert padded.clue_map[cell] == label
@@ -126,7 +127,7 @@ def test_critical_puzzle_and_a_redundant_clue():
 
 
 def test_is_critical_of_a_non_puzzle():
-    assert is_critical(latin_square(3)) == (False, None)
+    assert is_critical(latin_square(3)) is False
 
 
 def test_inscription_clues_are_not_asked_to_be_necessary():
@@ -136,9 +137,9 @@ def test_inscription_clues_are_not_asked_to_be_necessary():
     extra = next(c for c in range(16) if c not in puzzle.clue_map)
     inscribed = replace(puzzle, clues=puzzle.clues + ((extra, solution[extra]),),
                         inscription=frozenset({extra}))
-    assert is_critical(inscribed) == (True, None)
+    assert is_critical(inscribed) is True
     padded = replace(inscribed, inscription=frozenset())
-    assert is_critical(padded)[0] is False  # the same clue outside the inscription is redundant
+    assert is_critical(padded) is False  # the same clue outside the inscription is redundant
     assert minimize(replace(full, inscription=frozenset({extra})), seed=1).clue_map[extra] \
         == solution[extra]
 
@@ -280,3 +281,11 @@ def test_cli_minimize(files, tmp_path, capsys):
     assert main(["minimize", files["empty"]]) == 2
     assert "not a Latin puzzle" in capsys.readouterr().err
     assert main(["minimize", files["full"], "--keep", "a,b"]) == 2
+
+
+def test_is_critical_is_a_bool_usable_in_if():
+    full = latin_square(2, [[1, 2], [2, 1]])
+    assert is_critical(full) is False and not is_critical(full)
+    assert redundant_clue(full) == (0, 1)
+    with pytest.raises(BoardError, match="not a Latin puzzle"):
+        redundant_clue(latin_square(3))
