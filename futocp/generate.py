@@ -282,7 +282,8 @@ def _oriented(pair: tuple[int, int], values: Sequence[Any]) -> tuple[int, int]:
 
 def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int | None = None,
                      unique: bool = False, critical: bool = False,
-                     rng: random.Random | None = None, backend: str | None = None) -> Board:
+                     rng: random.Random | None = None, backend: str | None = None,
+                     exact: tuple[bool, bool] = (False, False), attempts: int = 30) -> Board:
     """A random Futoshiki with seed 000's parameters: size, inequalities, givens.
 
     A hidden solution is drawn by :func:`random_latin_square`; ``inequalities``
@@ -298,8 +299,13 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
             while another solution exists, a free neighbour pair that it orders
             differently gets its sign (chosen at random), or, when there is
             none, a random cell where it differs becomes a given. The counts
-            then exceed the requested ones.
+            then exceed the requested ones, unless ``exact``.
         critical: Then remove givens (never signs) until the puzzle is critical.
+        exact: ``(inequalities, givens)``: with ``unique``, keep exactly that
+            many signs (givens): after the growth above, signs and givens are
+            removed in a random order while the solution stays unique, until
+            the exact counts are reached; a new hidden solution is tried when
+            they cannot be, ``attempts`` times at most.
         rng: A random generator to draw from.
         backend: Complete backend for the uniqueness checks.
 
@@ -318,6 +324,24 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
                          f"cannot place {inequalities} inequalities")
     if not 0 <= givens <= n * n:
         raise BoardError(f"a {n}x{n} Futoshiki has {n * n} cells; cannot give {givens}")
+    if unique and any(exact):
+        if critical and exact[1]:
+            raise UsageError("exact givens and critical do not go together (critical removes "
+                             "givens)")
+        want = [f"{k} {what}" for k, what, on in ((inequalities, "inequalities", exact[0]),
+                                                  (givens, "givens", exact[1])) if on]
+        for _ in range(attempts):
+            board = futoshiki_puzzle(n, inequalities, givens, unique=True, rng=rng,
+                                     backend=backend)
+            board = _strip_to(board, inequalities if exact[0] else None,
+                              givens if exact[1] else None, rng, backend)
+            if board is not None:
+                return minimize(board, seed=rng.getrandbits(63), backend=backend) \
+                    if critical else board
+        raise BoardError(f"found no unique {n}x{n} Futoshiki with exactly "
+                         f"{' and '.join(want)} in {attempts} tries (too few clues?); raise "
+                         "the counts, or leave them out to let the generator add what "
+                         "uniqueness needs")
     hidden = [v for row in random_latin_square(n, rng=rng) for v in row]
     chosen = rng.sample(range(len(pairs)), inequalities)
     less = [_oriented(pairs[i], hidden) for i in sorted(chosen)]
@@ -350,6 +374,29 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
         if critical:
             board = minimize(board, seed=rng.getrandbits(63), backend=backend)
     return board
+
+
+def _strip_to(board: Board, inequalities: int | None, givens: int | None, rng: random.Random,
+              backend: str | None) -> Board | None:
+    """Remove signs and givens of a unique Futoshiki at random while it stays unique,
+    down to the counts given (None: that count is free); None when uniqueness
+    forbids reaching them."""
+    signs = [r for r in board.relations if r.kind == "less"]
+    over = {"sign": 0 if inequalities is None else len(signs) - inequalities,
+            "clue": 0 if givens is None else len(board.clues) - givens}
+    items = [("sign", r) for r in signs] + [("clue", c) for c in board.clues]
+    rng.shuffle(items)
+    for what, item in items:
+        if not over[what]:
+            continue
+        if what == "sign":
+            trial = replace(board, relations=tuple(r for r in board.relations if r != item))
+        else:
+            trial = replace(board, clues=tuple(c for c in board.clues if c != item))
+        if unique_solution(trial, backend) is not None:
+            board = trial
+            over[what] -= 1
+    return board if not any(over.values()) else None
 
 
 # ---------------------------------------------------------------------- QWH
@@ -430,7 +477,8 @@ def generate(family: str, *, seed: int | None = None, size: int | None = None,
         return qwh(template.shape[0], holes, pattern, rng=rng)
     if template.kind == "futoshiki":
         return futoshiki_puzzle(template.shape[0], inequalities or 0, givens or 0, rng=rng,
-                                unique=unique, critical=critical, backend=backend)
+                                unique=unique, critical=critical, backend=backend,
+                                exact=(inequalities is not None, givens is not None))
     if inequalities is not None:
         raise UsageError("inequalities are placed on futoshiki boards only")
     full = random_board(template, rng=rng)

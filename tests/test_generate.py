@@ -208,3 +208,16 @@ def test_cli_generate_errors(capsys):
     assert err.count("\n") == 1 and "cannot punch 99 holes" in err
     assert main(["generate", "--family", "latin-square", "--size", "4"]) == 0
     assert "futocp: seed " in capsys.readouterr().err
+
+
+def test_unique_futoshiki_honours_the_requested_counts():
+    board = generate("futoshiki", size=7, inequalities=16, givens=6, unique=True, seed=3)
+    assert len(board.less) == 16 and len(board.clues) == 6
+    assert unique_solution(board) is not None
+    only_givens = generate("futoshiki", size=5, givens=3, unique=True, seed=1)
+    assert len(only_givens.clues) == 3 and unique_solution(only_givens) is not None
+
+
+def test_unique_futoshiki_with_too_few_clues_is_refused_clearly():
+    with pytest.raises(BoardError, match="exactly 1 inequalities and 1 givens"):
+        generate("futoshiki", size=5, inequalities=1, givens=1, unique=True, seed=3)
