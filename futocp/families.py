@@ -44,10 +44,14 @@ import yaml
 
 from .board import Board, Label, label_sort_key
 from .errors import BoardError, InputError, UsageError
+from .relations import RELATIONS, Relation, get_kind
 
 __all__ = [
     "Family", "Param", "family", "get_family", "list_families", "models_dirs",
     "latin_square", "futoshiki", "sudoku", "jigsaw",
+    "futoshiki_adjacent", "kropki", "killer_sudoku",
+    "RelationError", "check_relations", "derived_relations", "explicit_relations",
+    "relation_key", "kind_of_key", "neighbour_pairs",
     "grid_lines", "grid_clues", "board_layout", "parse_param_text", "MAX_GRID",
 ]
 
@@ -214,9 +218,26 @@ def _parse_regions(key: str, value: Any) -> tuple[tuple[int | str, ...], ...]:
     return tuple(tuple(_region_id(key, x) for x in row) for row in rows)
 
 
+def _parse_bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise BoardError(f"{key} must be true or false, got {value!r}")
+
+
+def _parse_choice(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise BoardError(f"{key} must be a word, got {value!r}")
+    return value.strip()
+
+
 _PARSERS: dict[str, Callable[[str, Any], Any]] = {
     "int": _as_int, "box": _parse_box, "word": _parse_word, "multiset": _parse_multiset,
-    "regions": _parse_regions,
+    "regions": _parse_regions, "bool": _parse_bool, "choice": _parse_choice,
 }
 
 
@@ -233,12 +254,16 @@ class Param:
     """One family parameter.
 
     Attributes:
-        name: The key (``n``, ``box``, ``regions``, ``word``, ``multiset``).
-        type: ``int``, ``box``, ``word``, ``multiset`` or ``regions``.
+        name: The key (``n``, ``box``, ``regions``, ``word``, ``multiset``...).
+        type: ``int``, ``box``, ``word``, ``multiset``, ``regions``, ``bool`` or
+            ``choice``.
         default: The default value (already parsed), or None when required.
         help: One line for ``futocp families``.
         min: Smallest value of an ``int``.
         max: Largest value of an ``int``.
+        choices: The allowed values of a ``choice``.
+        optional: A parameter without a default that may be left out (a board
+            then has no value for it: Tatham's ``grade``).
     """
 
     name: str
@@ -247,10 +272,14 @@ class Param:
     help: str = ""
     min: int | None = None
     max: int | None = None
+    choices: tuple[str, ...] = ()
+    optional: bool = False
 
     def parse(self, value: Any) -> Any:
         """Check and normalise a value (from Python, a document or the command line)."""
         out = _PARSERS[self.type](self.name, value)
+        if self.type == "choice" and out not in self.choices:
+            raise BoardError(f"{self.name} must be one of {', '.join(self.choices)}, got {out!r}")
         if self.type == "int":
             if self.min is not None and out < self.min:
                 raise BoardError(f"{self.name} must be at least {self.min}, got {out}")
@@ -267,7 +296,193 @@ class Param:
                 ",".join(map(str, value))
         if self.type == "regions":
             return "/".join("".join(map(str, row)) for row in value)
+        if self.type == "bool":
+            return "true" if value else "false"
         return str(value)
+
+
+# ------------------------------------------------------------------ relations
+RELATION_MODES = ("none", "neighbours", "any")
+
+
+class RelationError(BoardError):
+    """A relation item that a family or a board rejects, with its position.
+
+    Attributes:
+        kind: The relation kind of the bad item.
+        index: Its index among the items of that kind (as given).
+        cell: The index of the bad cell within the item, when one is to blame.
+    """
+
+    def __init__(self, message: str, kind: str | None = None, index: int | None = None,
+                 cell: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.index = index
+        self.cell = cell
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def relation_key(kind: str) -> str:
+    """The key instance files list relations of ``kind`` under (``cage`` -> ``cages``;
+    a key gives itself)."""
+    return get_kind(_kind_name(kind)).key
+
+
+def kind_of_key(key: str) -> str | None:
+    """The relation kind listed under an instance-file key, or None."""
+    for spec in RELATIONS.values():
+        if key == spec.key:
+            return spec.name
+    return None
+
+
+def _kind_name(kind: Any) -> str:
+    if isinstance(kind, str):
+        name = kind if kind in RELATIONS else kind_of_key(kind)
+        if name is not None:
+            return name
+    raise BoardError(f"unknown relation kind {kind!r} (known: {', '.join(RELATIONS)})")
+
+
+def _adjacent(a: int, b: int, cols: int) -> bool:
+    (r1, c1), (r2, c2) = divmod(a, cols), divmod(b, cols)
+    return abs(r1 - r2) + abs(c1 - c2) == 1
+
+
+def _connected(cells: Sequence[int], cols: int) -> bool:
+    todo, seen = [cells[0]], {cells[0]}
+    rest = set(cells)
+    while todo:
+        x = todo.pop()
+        for y in rest - seen:
+            if _adjacent(x, y, cols):
+                seen.add(y)
+                todo.append(y)
+    return seen == rest
+
+
+def neighbour_pairs(board: Board) -> list[tuple[int, int]]:
+    """Every pair ``(a, b)``, ``a < b``, of orthogonal neighbours of a grid board."""
+    if board.shape is None:
+        return []
+    rows, cols = board.shape
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            if c + 1 < cols:
+                out.append((cell, cell + 1))
+            if r + 1 < rows:
+                out.append((cell, cell + cols))
+    return out
+
+
+def check_relations(board: Board, relations: Sequence[Relation]) -> None:
+    """Check relations against the board and each other before a Board is built.
+
+    The same rules as the Board's own validation (which checks them again),
+    but each failure names the bad item, so that readers can point at it:
+    integer labels, arity, cells on the board, a cell paired with itself or
+    named twice, parameters, a pair listed under two opposite kinds, and
+    exclusive kinds (cages) that overlap.
+
+    Raises:
+        RelationError: with the kind, the index among the relations of that
+            kind (in the order given) and the bad cell, where one is to blame.
+    """
+    integer = isinstance(board.labels[0], int)
+    counts: dict[str, int] = {}
+    pairs: dict[tuple[int, ...], str] = {}
+    owner: dict[tuple[str, int], int] = {}
+    for rel in relations:
+        spec = get_kind(rel.kind)
+        index = counts.get(rel.kind, 0)
+        counts[rel.kind] = index + 1
+
+        def fail(message: str, cell: int | None = None) -> RelationError:
+            return RelationError(message, rel.kind, index, cell)  # noqa: B023
+
+        shown = "[" + ", ".join(board.cell_name(c) if _is_int(c) and 0 <= c < board.n_cells
+                                else repr(c) for c in rel.cells) + "]"
+        if spec.integer and not integer:
+            raise fail(f"{rel.kind} relations need integer labels; the labels of this board "
+                       "are strings")
+        if spec.arity is not None and len(rel.cells) != spec.arity:
+            raise fail(f"a {rel.kind} relation names {spec.arity} cells, got {len(rel.cells)}")
+        if len(rel.cells) < 2:
+            raise fail(f"a {rel.kind} relation needs at least two cells")
+        for j, c in enumerate(rel.cells):
+            if not _is_int(c) or not 0 <= c < board.n_cells:
+                raise fail(f"{rel.kind} relation {shown} names cell {c!r}, outside "
+                           f"0..{board.n_cells - 1}", j)
+        for j, c in enumerate(rel.cells):
+            if c in rel.cells[:j]:
+                if len(rel.cells) == 2:
+                    raise fail(f"{rel.kind} relation between cell {board.cell_name(c)} and "
+                               "itself", j)
+                raise fail(f"{rel.kind} {shown} names cell {board.cell_name(c)} twice", j)
+        names = {k for k, _ in rel.params}
+        if names != set(spec.params):
+            need = ", ".join(spec.params) or "no parameters"
+            raise fail(f"a {rel.kind} relation takes {need}, got {', '.join(sorted(names)) or 'none'}")
+        for key, value in rel.params:
+            if not _is_int(value):
+                raise fail(f"{rel.kind} {key} must be an integer, got {value!r}")
+        if spec.opposite is not None:
+            key = tuple(sorted(rel.cells))
+            other = pairs.get(key)
+            if other == spec.opposite:
+                raise fail(f"cells {shown} are listed as both {other} and {rel.kind}")
+            pairs[key] = rel.kind
+        if spec.exclusive:
+            for j, c in enumerate(rel.cells):
+                prev = owner.setdefault((rel.kind, c), index)
+                if prev != index:
+                    raise fail(f"{rel.kind} relations {prev} and {index} (counted from 0) "
+                               f"overlap on cell {board.cell_name(c)}", j)
+
+
+def derived_relations(board: Board, relations: Iterable[Relation] | None = None
+                      ) -> set[Relation]:
+    """The relations a family's ``complete`` rule adds to a board.
+
+    A family file may say ``complete: {kind: K, unless: [U, ...], when: W}``:
+    every pair of orthogonal neighbours that no relation of a kind in
+    ``unless`` joins gets a relation of kind ``K`` -- when ``W`` is
+    ``always``, or names a ``bool`` parameter that is true. Tatham's adjacent
+    mode is ``{kind: nonconsecutive, unless: [consecutive], when: always}``:
+    a bar marks consecutive neighbours, and no bar means *not* consecutive.
+
+    Args:
+        board: A board of a family (others have no rule: the empty set).
+        relations: The relations to complete (default: the board's).
+    """
+    try:
+        fam = get_family(board.kind)
+    except UsageError:
+        return set()
+    if not fam.completes(board.params):
+        return set()
+    rule = fam.complete_rule or {}
+    rels = board.relations if relations is None else tuple(relations)
+    unless = {_kind_name(k) for k in rule.get("unless") or ()}
+    marked = {tuple(sorted(r.cells)) for r in rels if r.kind in unless}
+    kind = _kind_name(rule["kind"])
+    return {Relation(kind, pair) for pair in neighbour_pairs(board) if pair not in marked}
+
+
+def explicit_relations(board: Board) -> tuple[Relation, ...]:
+    """The relations of a board but those its family's ``complete`` rule derives.
+
+    Writers give these; a reader builds the board through its family, which
+    derives the rest again, so that the round trip gives an equal board.
+    """
+    derived = derived_relations(board)
+    return tuple(r for r in board.relations if r not in derived)
 
 
 # ------------------------------------------------------------------ the family
@@ -293,7 +508,36 @@ class Family:
     @property
     def less_mode(self) -> str:
         """``none``, ``neighbours`` or ``any``: which inequalities the family allows."""
-        return self.spec.get("less", "none")
+        return self.relation_mode("less")
+
+    def relation_mode(self, kind: str) -> str:
+        """Which relations of ``kind`` the family allows: ``none``, ``neighbours`` or ``any``.
+
+        ``neighbours`` means orthogonal neighbours for a binary kind and an
+        orthogonally connected group of cells for an n-ary one (a cage). A kind
+        the family file does not name is allowed between ``any`` cells.
+        """
+        spec = get_kind(kind)
+        modes = self.spec.get("relations") or {}
+        for name in (spec.name, spec.key):
+            if name in modes:
+                return str(modes[name])
+        if spec.name == "less" and "less" in self.spec:
+            return str(self.spec["less"])
+        return "any"
+
+    @property
+    def complete_rule(self) -> dict[str, Any] | None:
+        """The family's ``complete`` rule (see :func:`derived_relations`), or None."""
+        return self.spec.get("complete")
+
+    def completes(self, params: Mapping[str, Any]) -> bool:
+        """Whether the ``complete`` rule applies to a board of these parameters."""
+        rule = self.complete_rule
+        if not rule or not self.is_grid:
+            return False
+        when = rule.get("when", "always")
+        return when == "always" or bool(dict(params).get(when))
 
     @property
     def is_grid(self) -> bool:
@@ -343,6 +587,8 @@ class Family:
             elif spec.default is not None:
                 out[key] = spec.default
                 defaulted.append(key)
+            elif spec.optional:
+                continue
             else:
                 raise BoardError(f"family {self.name} needs parameter {key!r}")
         size = given_size
@@ -376,7 +622,7 @@ class Family:
 
     def build(self, givens: Sequence[Sequence[Any]] | None = None,
               less: Iterable[tuple[Any, Any]] = (), size: int | None = None,
-              **params: Any) -> Board:
+              relations: Iterable[Any] = (), **params: Any) -> Board:
         """A board of this family.
 
         Args:
@@ -384,10 +630,17 @@ class Family:
             less: Pairs ``(a, b)`` meaning label(a) < label(b); on grids ``a`` and
                 ``b`` are ``(row, col)``, elsewhere cell numbers.
             size: The size ``n``, when it stands for a parameter (see :meth:`resolve`).
+            relations: Relations of any kind: ``(kind, cells)`` or ``(kind, cells,
+                params)`` items whose cells are ``(row, col)`` on grids and cell
+                numbers elsewhere (``("cage", [(0, 0), (0, 1)], {"sum": 3})``), or
+                :class:`~futocp.relations.Relation` records (cell numbers).
+                The relations of the family's ``complete`` rule are added.
             **params: The family's parameters.
 
         Raises:
-            BoardError: for bad parameters, givens or relations.
+            RelationError: for a relation the family or the board rejects (its
+                ``kind`` and ``index`` say which item).
+            BoardError: for bad parameters or givens.
         """
         base = self.template(params, size)
         layout = _geometry(self.name, base.params)[1]
@@ -397,30 +650,85 @@ class Family:
                 raise BoardError(f"given {value!r} on cell {base.cell_name(cell)} contradicts the "
                                  f"inscription ({clues[cell]!r})")
             clues[cell] = value
-        pairs = self._less(base, less)
-        if not pairs and len(clues) == len(base.clues):
+        rels = self.relations_of(base, [("less", pair) for pair in less])
+        rels += self.relations_of(base, relations)
+        check_relations(base, rels)
+        rels += sorted(derived_relations(base, rels))
+        if not rels and len(clues) == len(base.clues):
             return base
-        return replace(base, clues=tuple(clues.items()), less=tuple(pairs))
+        return replace(base, clues=tuple(clues.items()), relations=tuple(rels))
 
-    def _less(self, base: Board, less: Iterable[tuple[Any, Any]]) -> list[tuple[int, int]]:
-        pairs = list(less)
-        if pairs and self.less_mode == "none":
-            raise BoardError(f"{self.name} boards have no inequalities")
-        out = []
-        for a, b in pairs:
-            if base.shape is None:
-                out.append((int(a), int(b)))
-                continue
-            rows, cols = base.shape
-            (r1, c1), (r2, c2) = a, b
-            for r, c in ((r1, c1), (r2, c2)):
-                if not (0 <= r < rows and 0 <= c < cols):
-                    raise BoardError(f"inequality cell ({r},{c}) is outside the {rows}x{cols} grid")
-            if self.less_mode == "neighbours" and abs(r1 - r2) + abs(c1 - c2) != 1:
-                raise BoardError(f"inequality between ({r1},{c1}) and ({r2},{c2}), "
-                                 "which are not neighbours")
-            out.append((r1 * cols + c1, r2 * cols + c2))
+    def relations_of(self, base: Board, items: Iterable[Any]) -> list[Relation]:
+        """Relation records of a board of this family from ``build``'s items.
+
+        Checks each item against the family (allowed kinds, cells on the board,
+        neighbours); :func:`check_relations` checks them against each other.
+
+        Raises:
+            RelationError: naming the kind and the index of the bad item (among
+                the items of its kind).
+        """
+        out: list[Relation] = []
+        seen: dict[str, int] = {}
+        for item in items:
+            if isinstance(item, Relation):
+                kind, cells, rparams = item.kind, item.cells, item.params
+                coords = False
+            else:
+                if not isinstance(item, (tuple, list)) or len(item) not in (2, 3):
+                    raise BoardError(f"a relation is (kind, cells) or (kind, cells, params), "
+                                     f"got {item!r}")
+                kind, cells = item[0], item[1]
+                rparams = item[2] if len(item) == 3 else ()
+                coords = base.shape is not None
+            kind = _kind_name(kind)
+            index = seen.get(kind, 0)
+            seen[kind] = index + 1
+            rparams = tuple(sorted(dict(rparams).items()))
+            rel = self._relation(base, kind, list(cells), rparams, coords, index)
+            out.append(rel)
         return out
+
+    def _relation(self, base: Board, kind: str, cells: list[Any],
+                  rparams: tuple[tuple[str, Any], ...], coords: bool, index: int) -> Relation:
+        spec = get_kind(kind)
+        what = "inequality" if kind == "less" else f"{kind} relation"
+
+        def fail(message: str, cell: int | None = None) -> RelationError:
+            return RelationError(message, kind, index, cell)
+
+        mode = self.relation_mode(kind)
+        if mode == "none":
+            plural = "inequalities" if kind == "less" else f"{kind} relations"
+            raise fail(f"{self.name} boards have no {plural}")
+        if spec.arity is not None and len(cells) != spec.arity:
+            raise fail(f"a {kind} relation names {spec.arity} cells, got {len(cells)}")
+        numbers = []
+        for j, cell in enumerate(cells):
+            if coords:
+                rows, cols = base.shape  # type: ignore[misc]
+                ok = (isinstance(cell, (tuple, list)) and len(cell) == 2
+                      and all(_is_int(x) for x in cell))
+                if not ok:
+                    raise fail(f"{what} cell {cell!r} is not a (row, col) pair", j)
+                r, c = cell
+                if not (0 <= r < rows and 0 <= c < cols):
+                    raise fail(f"{what} cell ({r},{c}) is outside the {rows}x{cols} grid", j)
+                numbers.append(r * cols + c)
+            else:
+                if not _is_int(cell) or not 0 <= cell < base.n_cells:
+                    raise fail(f"{what} cell {cell!r} is not a cell number "
+                               f"0..{base.n_cells - 1}", j)
+                numbers.append(int(cell))
+        if mode == "neighbours" and base.shape is not None and len(set(numbers)) == len(numbers):
+            cols = base.shape[1]
+            if spec.binary and not _adjacent(numbers[0], numbers[1], cols):
+                a, b = (base.cell_name(x) for x in numbers)
+                raise fail(f"{what} between {a} and {b}, which are not neighbours")
+            if not spec.binary and not _connected(numbers, cols):
+                raise fail(f"the cells of {kind} {index} are not connected "
+                           "(orthogonal neighbours)")
+        return Relation(kind, tuple(numbers), rparams)
 
     def boxes(self, board: Board) -> tuple[int, int] | None:
         """The (rows, cols) of the boxes of a board of this family, if it has boxes."""
@@ -435,7 +743,9 @@ class Family:
         """``box=3x3, multiset=111222333`` (the defaults), or ``-``."""
         parts = []
         for p in self.params.values():
-            if p.default is None:
+            if p.optional and p.default is None:
+                parts.append(f"[{p.name}]")
+            elif p.default is None:
                 parts.append(f"{p.name}=?")
             elif p.type == "regions":
                 parts.append(f"{p.name}=(a {len(p.default)}x{len(p.default)} partition)")
@@ -572,7 +882,8 @@ def models_dirs() -> list[Path]:
 
 
 _FAMILY_KEYS = {"name", "description", "source", "aliases", "params", "size", "grid", "cells",
-                "layout", "layout_style", "asterisms", "labels", "inscription", "less"}
+                "layout", "layout_style", "asterisms", "labels", "inscription", "less",
+                "relations", "complete", "lists"}
 
 
 def _read_family(path: Path) -> Family:
@@ -593,20 +904,67 @@ def _read_family(path: Path) -> Family:
             raise InputError(f"missing key {key!r}", source)
     if ("grid" in doc) == ("cells" in doc) or ("cells" in doc and "layout" not in doc):
         raise InputError("a family has either 'grid' or 'cells' with a 'layout'", source)
-    if doc.get("less", "none") not in ("none", "neighbours", "any"):
-        raise InputError("'less' is none, neighbours or any", source)
+    _check_relation_spec(doc, source)
     params = {}
     for key, p in (doc.get("params") or {}).items():
         if not isinstance(p, dict) or p.get("type") not in _PARSERS:
             raise InputError(f"parameter {key!r} needs a type ({', '.join(_PARSERS)})", source)
-        param = Param(key, p["type"], None, p.get("help", ""), p.get("min"), p.get("max"))
+        choices = tuple(str(c) for c in p.get("choices") or ())
+        if (p["type"] == "choice") != bool(choices):
+            raise InputError(f"parameter {key!r}: 'choices' goes with type choice", source)
+        param = Param(key, p["type"], None, p.get("help", ""), p.get("min"), p.get("max"),
+                      choices, bool(p.get("optional", False)))
         if p.get("default") is not None:
             try:
                 param = replace(param, default=param.parse(p["default"]))
             except BoardError as exc:
                 raise InputError(f"default of {key!r}: {exc}", source) from None
         params[key] = param
+    when = (doc.get("complete") or {}).get("when", "always")
+    if when != "always" and (when not in params or params[when].type != "bool"):
+        raise InputError(f"complete: 'when' is always or the name of a bool parameter, "
+                         f"got {when!r}", source)
     return Family(doc["name"], " ".join(str(doc["description"]).split()), params, doc, source)
+
+
+def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
+    """Check the ``less``, ``relations`` and ``complete`` keys of a family file."""
+    grid = "grid" in doc
+    modes = dict(doc.get("relations") or {})
+    if not isinstance(doc.get("relations") or {}, dict):
+        raise InputError("'relations' maps relation kinds to none, neighbours or any", source)
+    if "less" in doc:
+        modes.setdefault("less", doc["less"])
+    for key, mode in modes.items():
+        if key not in RELATIONS and kind_of_key(key) is None:
+            raise InputError(f"relations: unknown relation kind {key!r} "
+                             f"(known: {', '.join(RELATIONS)})", source)
+        if mode not in RELATION_MODES:
+            raise InputError(f"relations: {key!r} is none, neighbours or any, got {mode!r}", source)
+        if mode == "neighbours" and not grid:
+            raise InputError(f"relations: {key!r} between neighbours needs a grid", source)
+    lists = doc.get("lists") or []
+    if not isinstance(lists, list):
+        raise InputError("'lists' is a list of relation kinds", source)
+    for key in lists:
+        if key not in RELATIONS and kind_of_key(key) is None:
+            raise InputError(f"lists: unknown relation kind {key!r}", source)
+        if modes.get(key, modes.get(get_kind(_kind_name(key)).key)) == "none":
+            raise InputError(f"lists: {key!r} is a kind the family does not allow", source)
+    rule = doc.get("complete")
+    if rule is None:
+        return
+    if not grid:
+        raise InputError("'complete' needs a grid (it relates orthogonal neighbours)", source)
+    if not isinstance(rule, dict) or set(rule) - {"kind", "unless", "when"} or "kind" not in rule:
+        raise InputError("'complete' is {kind: K, unless: [KIND, ...], when: always or a bool "
+                         "parameter}", source)
+    for name in [rule["kind"], *(rule.get("unless") or [])]:
+        spec = RELATIONS.get(name) or RELATIONS.get(kind_of_key(name) or "")
+        if spec is None or not spec.binary:
+            raise InputError(f"complete: {name!r} is not a binary relation kind", source)
+    if not RELATIONS[_kind_name(rule["kind"])].symmetric:
+        raise InputError(f"complete: {rule['kind']!r} must be a symmetric kind", source)
 
 
 @lru_cache(maxsize=1)
@@ -643,15 +1001,19 @@ def get_family(name: str) -> Family:
 
 # ------------------------------------------------------------------ constructors
 def family(name: str, givens: Sequence[Sequence[Any]] | None = None,
-           less: Iterable[tuple[Any, Any]] = (), size: int | None = None, **params: Any) -> Board:
+           less: Iterable[tuple[Any, Any]] = (), size: int | None = None,
+           relations: Iterable[Any] = (), **params: Any) -> Board:
     """A board of the family ``name``: see :meth:`Family.build`.
 
     Example:
         >>> b = family("sudoku-ripeto")
         >>> b.k, b.values, b.multiplicity[2]
         (9, (1, 2, 3), 3)
+        >>> b = family("killer-sudoku", box="2x2", relations=[("cage", [(0, 0), (0, 1)], {"sum": 3})])
+        >>> b.relations
+        (Relation(kind='cage', cells=(0, 1), params=(('sum', 3),)),)
     """
-    return get_family(name).build(givens, less, size, **params)
+    return get_family(name).build(givens, less, size, relations, **params)
 
 
 def latin_square(n: int, givens: Sequence[Sequence[Any]] | None = None,
@@ -683,6 +1045,43 @@ def jigsaw(n: int | None = None, regions: Sequence[Sequence[Any]] | str | None =
     into n regions of n cells, given as rows of region ids (any int or str)."""
     params = {} if regions is None else {"regions": regions}
     return family("jigsaw", givens, (), size=n, **params)
+
+
+def futoshiki_adjacent(n: int, givens: Sequence[Sequence[Any]] | None = None,
+                       consecutive: Iterable[tuple[Coord, Coord]] = ()) -> Board:
+    """Tatham's adjacent Futoshiki: ``consecutive`` neighbours (the bars) differ by 1, and
+    every other pair of neighbours does not (those ``nonconsecutive`` relations are derived).
+
+    Example:
+        >>> b = futoshiki_adjacent(2, consecutive=[((0, 0), (0, 1))])
+        >>> [str(r) for r in b.relations]
+        ['consecutive(0, 1)', 'nonconsecutive(0, 2)', 'nonconsecutive(1, 3)', 'nonconsecutive(2, 3)']
+    """
+    _check_size(n)
+    return family("futoshiki-adjacent", givens, n=n,
+                  relations=[("consecutive", pair) for pair in consecutive])
+
+
+def kropki(n: int | None = None, givens: Sequence[Sequence[Any]] | None = None,
+           white: Iterable[tuple[Coord, Coord]] = (), black: Iterable[tuple[Coord, Coord]] = (),
+           complete: bool = False, box: tuple[int, int] | str | None = None) -> Board:
+    """A Kropki puzzle: white dots join consecutive neighbours, black dots neighbours of which
+    one is twice the other; with ``complete``, neighbours without a dot are neither.
+
+    A Latin square of side ``n`` (family ``kropki``), or a Sudoku with ``box``
+    (family ``kropki-sudoku``).
+    """
+    rels = [("consecutive", pair) for pair in white] + [("ratio", pair) for pair in black]
+    if box is not None:
+        return family("kropki-sudoku", givens, box=box, complete=complete, relations=rels)
+    return family("kropki", givens, size=n, complete=complete, relations=rels)
+
+
+def killer_sudoku(box: tuple[int, int] | str = (3, 3), givens: Sequence[Sequence[Any]] | None = None,
+                  cages: Iterable[tuple[int, Iterable[Coord]]] = ()) -> Board:
+    """A Killer Sudoku: ``cages`` are ``(sum, cells)``; a cage's labels differ and add up to its sum."""
+    return family("killer-sudoku", givens, box=box,
+                  relations=[("cage", list(cells), {"sum": total}) for total, cells in cages])
 
 
 def _check_size(n: int) -> None:

@@ -282,3 +282,12 @@ register(RelationKind("cage", _cage, arity=None, params=("sum",), key="cages", d
                       exclusive=True,
                       description="pairwise different labels with the given sum (Killer "
                                   "Sudoku's cage)"))
+
+
+def _nodot(v: Sequence[int], p: Mapping[str, int]) -> bool:
+    return abs(v[0] - v[1]) != 1 and v[0] != 2 * v[1] and v[1] != 2 * v[0]
+
+
+register(RelationKind("nodot", _nodot,
+                      description="the labels are neither consecutive nor one twice the other "
+                                  "(a pair without a dot in a complete Kropki)"))

@@ -79,12 +79,12 @@ def _loads_yaml(text: str, source: str) -> list[Board]:
 
 
 def _compact(value: Any, indent: int = 0) -> str:
-    """JSON with one line per innermost list (rows of a grid stay on one line)."""
+    """JSON with one line per row of a list of lists or objects (grid rows, relation items)."""
     pad = "  " * (indent + 1)
     if isinstance(value, dict):
         items = [f"{pad}{json.dumps(k)}: {_compact(v, indent + 1)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
-    if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+    if isinstance(value, list) and value and all(isinstance(v, (list, dict)) for v in value):
         items = [pad + json.dumps(v, ensure_ascii=False) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + "  " * indent + "]"
     return json.dumps(value, ensure_ascii=False)
@@ -95,14 +95,18 @@ def _dumps_json(board: Board) -> str:
 
 
 class _Dumper(yaml.SafeDumper):
-    """Block style for documents, flow style for rows and for pairs of coordinates."""
+    """Block style for documents, flow style for rows and for lists of coordinates."""
 
     def represent_list(self, data: list[Any]) -> yaml.Node:
         def flat(x: Any) -> bool:
             return not isinstance(x, (list, dict))
 
+        def coords(x: Any) -> bool:  # [r, c]
+            return isinstance(x, list) and len(x) == 2 and all(map(flat, x))
+
         inline = all(flat(x) for x in data) or (
-            len(data) == 2 and all(isinstance(x, list) and all(map(flat, x)) for x in data))
+            len(data) == 2 and all(isinstance(x, list) and all(map(flat, x)) for x in data)
+        ) or all(coords(x) for x in data)  # a pair of cells, the cells of a cage
         return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=inline)
 
 

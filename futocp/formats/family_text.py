@@ -33,7 +33,7 @@ from typing import Any
 
 from ..board import Board
 from ..errors import BoardError, FutocpError, InputError, UsageError
-from ..families import Family, get_family
+from ..families import Family, explicit_relations, get_family
 from .latin_grid import SQUARE_KINDS
 
 __all__ = ["format_family_text", "parse_family_text", "is_family_header"]
@@ -63,12 +63,14 @@ def format_family_text(board: Board) -> str:
     """The text art of a board of any family but futoshiki and latin-square.
 
     Raises:
-        UsageError: for boards that are no family's, or have inequalities.
+        UsageError: for boards that are no family's, or have relations (but those the
+            family's ``complete`` rule derives).
     """
     fam = _family_of(board)
-    if board.less:
-        raise UsageError("the text format shows inequalities on futoshiki and latin-square "
-                         "boards only; use json or yaml")
+    rels = explicit_relations(board)
+    if rels:
+        raise UsageError(f"the text format draws relations ({rels[0].kind} here) on futoshiki, "
+                         "futoshiki-adjacent and latin-square boards only; use json or yaml")
     header = [fam.name] + [f"{k}={fam.params[k].show(v)}" for k, v in board.params
                            if fam.params[k].type != "regions" and k != fam.size_expr]
     width = max(len(str(v)) for v in board.values)

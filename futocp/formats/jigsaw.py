@@ -112,9 +112,12 @@ def _regions_text(board: Board) -> str:
 
 
 def _check(board: Board) -> int:
-    if board.kind != "jigsaw" or board.shape is None or board.less:
-        raise UsageError(f"the jigsaw format holds jigsaw boards without inequalities, "
-                         f"not {board.kind!r}")
+    if board.kind != "jigsaw" or board.shape is None:
+        raise UsageError(f"the jigsaw format holds jigsaw boards, not {board.kind!r}")
+    if board.relations:
+        raise UsageError(f"the jigsaw format holds jigsaw boards without inequalities or other "
+                         f"relations; this one has {board.relations[0].kind} relations "
+                         "(use json or yaml)")
     n = board.shape[0]
     if n > MAX_SIDE:
         raise UsageError(f"the jigsaw format holds sizes up to {MAX_SIDE}")

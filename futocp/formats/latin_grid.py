@@ -1,7 +1,8 @@
 """Helpers shared by the grid formats (text art, Tatham, QWH).
 
 These formats hold one kind of board only: an n x n grid whose asterisms are
-its rows and columns and whose labels are 1..n (a Futoshiki or a Latin square).
+its rows and columns and whose labels are 1..n (a Futoshiki, an adjacent
+Futoshiki or a Latin square).
 :func:`square_size` checks that a board is one before a writer prints it, and
 :func:`build_square` builds one from parsed data, turning a
 :class:`~futocp.errors.BoardError` into an :class:`~futocp.errors.InputError`
@@ -17,15 +18,16 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..board import Board
 from ..errors import BoardError, InputError, UsageError
-from ..families import futoshiki, grid_lines, latin_square
+from ..families import explicit_relations, family, grid_lines
 
 __all__ = ["square_size", "build_square", "neighbours", "SQUARE_KINDS"]
 
-SQUARE_KINDS = ("futoshiki", "latin-square")
+SQUARE_KINDS = ("futoshiki", "latin-square", "futoshiki-adjacent")
 
 
 def neighbours(n: int, a: int, b: int) -> bool:
@@ -58,6 +60,10 @@ def square_size(board: Board, fmt: str, kinds: Sequence[str] = SQUARE_KINDS,
                          "as asterisms and no inscription; this board is not one")
     if less == "none" and board.less:
         raise UsageError(f"the {fmt} format holds no inequalities; this board has {len(board.less)}")
+    if less == "none" and explicit_relations(board):
+        kind = explicit_relations(board)[0].kind
+        raise UsageError(f"the {fmt} format holds no relations; this board has {kind} relations "
+                         "(use json or yaml)")
     for a, b in board.less:
         if not neighbours(n, a, b):
             raise UsageError(f"the {fmt} format shows inequalities between orthogonal neighbours "
@@ -67,8 +73,21 @@ def square_size(board: Board, fmt: str, kinds: Sequence[str] = SQUARE_KINDS,
 
 def build_square(kind: str, n: int, givens: Sequence[Sequence[int]],
                  less: Iterable[tuple[int, int]], source: str,
-                 line: int | None = None, column: int | None = None) -> Board:
-    """A futoshiki or latin-square board from parsed rows and (cell a, cell b) relations.
+                 line: int | None = None, column: int | None = None,
+                 relations: Iterable[tuple[str, tuple[int, ...]]] = (),
+                 params: Mapping[str, Any] | None = None) -> Board:
+    """A square board of ``kind`` from parsed rows and relations between cell numbers.
+
+    Args:
+        kind: ``futoshiki``, ``latin-square`` or ``futoshiki-adjacent``.
+        n: The side.
+        givens: Rows of labels, 0 for empty.
+        less: ``(a, b)`` cell pairs, label(a) < label(b).
+        source: File name for the messages.
+        line: Line for the messages.
+        column: Column for the messages.
+        relations: ``(kind, cells)`` items of other kinds, with cell numbers.
+        params: Other family parameters (``grade``).
 
     The relations are sorted, so that every reader gives the same Board for
     the same puzzle.
@@ -77,8 +96,8 @@ def build_square(kind: str, n: int, givens: Sequence[Sequence[int]],
         InputError: for a board the core rejects (a cycle of inequalities...).
     """
     pairs = [(divmod(a, n), divmod(b, n)) for a, b in sorted(set(less))]
-    make = futoshiki if kind == "futoshiki" else latin_square
+    items = [(k, tuple(divmod(c, n) for c in cells)) for k, cells in sorted(set(relations))]
     try:
-        return make(n, givens, pairs)
+        return family(kind, givens, pairs, None, items, n=n, **dict(params or {}))
     except BoardError as exc:
         raise InputError(str(exc), source, line, column) from None

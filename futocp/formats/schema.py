@@ -6,6 +6,13 @@ Errors raise :class:`SchemaError` with the *path* of the offending item
 (``("givens", 2, 3)``); the JSON and YAML readers turn that path into a line
 and column of the file.
 
+Relations are listed under the key of their kind (:mod:`futocp.relations`):
+``less``, ``consecutive``, ``nonconsecutive``, ``ratio``, ``nodot`` as pairs
+of cells, ``cages`` as ``{"sum": S, "cells": [...]}`` objects (a kind with
+parameters always takes the object form). Cells are ``[row, col]`` on grids
+and cell numbers elsewhere. Relations a family's ``complete`` rule derives
+are not written: reading derives them again.
+
 Example:
     >>> b = from_data({"kind": "futoshiki", "size": 2, "givens": [[1, 0], [0, 0]],
     ...                "less": [[[1, 0], [1, 1]]]})
@@ -15,15 +22,25 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from ..board import Board
 from ..errors import BoardError, FutocpError
-from ..families import Family, futoshiki, get_family, latin_square, list_families
+from ..families import (
+    Family,
+    RelationError,
+    check_relations,
+    explicit_relations,
+    get_family,
+    list_families,
+    relation_key,
+)
+from ..relations import RELATIONS, Relation
 
 __all__ = ["SchemaError", "KINDS", "from_data", "to_data", "Path", "field", "grid_givens",
-           "family_reader", "write_family"]
+           "family_reader", "write_family", "relation_keys"]
 
 Path = tuple[Any, ...]
 
@@ -91,21 +108,6 @@ def _describe(labels: set[Any]) -> str:
     return ", ".join(map(repr, sorted(labels, key=str)))
 
 
-def _grid_less(doc: dict[str, Any], n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    pairs = field(doc, "less", list, required=False, default=[])
-    out = []
-    for i, pair in enumerate(pairs):
-        ok = (isinstance(pair, list) and len(pair) == 2
-              and all(isinstance(p, list) and len(p) == 2 and all(_is_int(x) for x in p) for p in pair))
-        if not ok:
-            raise SchemaError("each less item is [[r1, c1], [r2, c2]]", ("less", i))
-        for p in pair:
-            if not all(0 <= x < n for x in p):
-                raise SchemaError(f"cell {p} is outside the {n}x{n} grid", ("less", i))
-        out.append((tuple(pair[0]), tuple(pair[1])))
-    return out
-
-
 def _size(doc: dict[str, Any]) -> int:
     n = field(doc, "size", int)
     if n < 1:
@@ -113,27 +115,119 @@ def _size(doc: dict[str, Any]) -> int:
     return n
 
 
-def _read_grid(doc: dict[str, Any], make: Callable[..., Board]) -> Board:
-    _check_keys(doc, {"kind", "size", "givens", "less", "name"})
-    n = _size(doc)
-    givens = grid_givens(doc, n)
-    less = _grid_less(doc, n)
-    try:
-        return make(n, givens, less)
-    except BoardError as exc:
-        raise SchemaError(str(exc), ("less",) if "inequalit" in str(exc) else ()) from None
+# ------------------------------------------------------------------ relations
+def relation_keys() -> dict[str, str]:
+    """Document key -> relation kind, for every registered kind (``cages`` -> ``cage``)."""
+    return {spec.key: spec.name for spec in RELATIONS.values()}
 
 
-def _write_grid(board: Board) -> dict[str, Any]:
-    n = board.shape[0] if board.shape else 0
-    clues = board.clue_map
-    out: dict[str, Any] = {"kind": board.kind, "size": n,
-                           "givens": [[clues.get(r * n + c, 0) for c in range(n)] for r in range(n)]}
-    if board.less or board.kind == "futoshiki":
-        out["less"] = [[list(divmod(a, n)), list(divmod(b, n))] for a, b in board.less]
+class _Items:
+    """The relation items of a document, in the order read, with their paths."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, list[Any], dict[str, int]]] = []
+        self.paths: dict[str, list[tuple[Path, bool]]] = {}  # kind -> [(item path, object form)]
+
+    def add(self, kind: str, cells: list[Any], params: dict[str, int], path: Path,
+            obj: bool) -> None:
+        self.items.append((kind, cells, params))
+        self.paths.setdefault(kind, []).append((path, obj))
+
+    def path_of(self, exc: RelationError, doc: dict[str, Any]) -> Path:
+        """The path of the item (and cell) a RelationError is about."""
+        found = self.paths.get(exc.kind or "", [])
+        if exc.index is not None and exc.index < len(found):
+            path, obj = found[exc.index]
+            if exc.cell is not None:
+                return path + (("cells", exc.cell) if obj else (exc.cell,))
+            return path
+        key = relation_key(exc.kind) if exc.kind in RELATIONS else None
+        return (key,) if key in doc else ()
+
+
+def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
+    """Every relation key of a document: pairs of cells, or objects with ``cells`` and parameters.
+
+    Cells are ``[row, col]`` on a grid and cell numbers otherwise. Only the
+    shapes are checked here; the family or the board checks the cells.
+    """
+    out = _Items()
+    for key, kind in relation_keys().items():
+        if key not in doc:
+            continue
+        spec = RELATIONS[kind]
+        value = doc[key]
+        if not isinstance(value, list):
+            raise SchemaError(f"{key!r} must be a list, got {type(value).__name__}", (key,))
+        cell_text = "[r, c]" if grid else "a cell number"
+        for i, item in enumerate(value):
+            path: Path = (key, i)
+            if spec.binary and not spec.params:
+                pair = "[[r1, c1], [r2, c2]]" if grid else "[cell_a, cell_b]"
+                if not (isinstance(item, list) and len(item) == 2):
+                    raise SchemaError(f"each {key} item is {pair}", path)
+                cells, params, obj = item, {}, False
+            else:
+                shown = "[r, c]" if grid else "cell"
+                form = "{" + "".join(f'"{p}": N, ' for p in spec.params) + f'"cells": [{shown}, ...]' + "}"
+                if not isinstance(item, dict) or not isinstance(item.get("cells"), list):
+                    raise SchemaError(f"each {key} item is {form}", path)
+                for extra in item:
+                    if extra != "cells" and extra not in spec.params:
+                        raise SchemaError(f"unknown key {extra!r} in a {kind} (allowed: cells, "
+                                          f"{', '.join(spec.params)})", path + (extra,))
+                params = {}
+                for name in spec.params:
+                    if name not in item:
+                        raise SchemaError(f"a {kind} needs {name!r}", path)
+                    if not _is_int(item[name]):
+                        raise SchemaError(f"{kind} {name} must be an integer, got {item[name]!r}",
+                                          path + (name,))
+                    params[name] = item[name]
+                cells, obj = item["cells"], True
+            for j, cell in enumerate(cells):
+                ok = (isinstance(cell, list) and len(cell) == 2 and all(map(_is_int, cell))) \
+                    if grid else _is_int(cell)
+                if not ok:
+                    where = path + (("cells", j) if obj else (j,))
+                    raise SchemaError(f"{cell!r} is not {cell_text}", where)
+            cells = [tuple(c) for c in cells] if grid else list(cells)
+            out.add(kind, cells, params, path, obj)
     return out
 
 
+def _board_error_path(doc: dict[str, Any], message: str) -> Path:
+    """The key a Board's own error is about (a cycle of inequalities...)."""
+    for key, kind in relation_keys().items():
+        if key in doc and (kind in message or (kind == "less" and "inequalit" in message)):
+            return (key,)
+    return ("givens",) if "given" in message and "givens" in doc else ()
+
+
+def _relations_data(board: Board, relations: Iterable[Relation], cols: int | None
+                    ) -> dict[str, list[Any]]:
+    """``{key: items}`` of relations, in registry order (coordinates on a grid)."""
+    def cell(c: int) -> Any:
+        return list(divmod(c, cols)) if cols else c
+
+    out: dict[str, list[Any]] = {}
+    rels = list(relations)
+    for spec in RELATIONS.values():
+        items = []
+        for rel in rels:
+            if rel.kind != spec.name:
+                continue
+            cells = [cell(c) for c in rel.cells]
+            if spec.binary and not spec.params:
+                items.append(cells)
+            else:
+                items.append({**dict(rel.params), "cells": cells})
+        if items:
+            out[spec.key] = items
+    return out
+
+
+# ------------------------------------------------------------------ general boards
 def _label_list(doc: dict[str, Any], key: str) -> list[Any]:
     labels = field(doc, key, list)
     for i, x in enumerate(labels):
@@ -143,8 +237,8 @@ def _label_list(doc: dict[str, Any], key: str) -> list[Any]:
 
 
 def _read_board(doc: dict[str, Any]) -> Board:
-    _check_keys(doc, {"kind", "cells", "labels", "asterisms", "clues", "inscription", "less",
-                      "shape", "name"})
+    _check_keys(doc, {"kind", "cells", "labels", "asterisms", "clues", "inscription", "shape",
+                      "name"} | set(relation_keys()))
     n = field(doc, "cells", int)
     if n < 1:
         raise SchemaError(f"cells must be positive, got {n}", ("cells",))
@@ -174,20 +268,24 @@ def _read_board(doc: dict[str, Any]) -> Board:
         clues.append((cell(item[0], ("clues", i, 0)), item[1]))
     inscription = [cell(x, ("inscription", i))
                    for i, x in enumerate(field(doc, "inscription", list, required=False, default=[]))]
-    less = []
-    for i, item in enumerate(field(doc, "less", list, required=False, default=[])):
-        if not (isinstance(item, list) and len(item) == 2):
-            raise SchemaError("each less item is [cell_a, cell_b]", ("less", i))
-        less.append((cell(item[0], ("less", i, 0)), cell(item[1], ("less", i, 1))))
     shape = field(doc, "shape", list, required=False)
     if shape is not None and not (len(shape) == 2 and all(_is_int(x) and x > 0 for x in shape)):
         raise SchemaError("shape is [rows, cols]", ("shape",))
+    found = _read_relations(doc, grid=False)
     try:
-        return Board(n, tuple(asts), tuple(labels), clues=tuple(clues),
-                     inscription=frozenset(inscription), less=tuple(less),
-                     shape=tuple(shape) if shape else None, kind="board")
+        board = Board(n, tuple(asts), tuple(labels), clues=tuple(clues),
+                      inscription=frozenset(inscription),
+                      shape=tuple(shape) if shape else None, kind="board")
     except BoardError as exc:
         raise SchemaError(str(exc)) from None
+    rels = [Relation(kind, tuple(cells), tuple(params.items())) for kind, cells, params in found.items]
+    try:
+        check_relations(board, rels)
+        return replace(board, relations=tuple(rels))
+    except RelationError as exc:
+        raise SchemaError(str(exc), found.path_of(exc, doc)) from None
+    except BoardError as exc:
+        raise SchemaError(str(exc), _board_error_path(doc, str(exc))) from None
 
 
 def _write_board(board: Board) -> dict[str, Any]:
@@ -196,13 +294,13 @@ def _write_board(board: Board) -> dict[str, Any]:
                            "clues": [[c, v] for c, v in board.clues]}
     if board.inscription:
         out["inscription"] = sorted(board.inscription)
-    if board.less:
-        out["less"] = [[a, b] for a, b in board.less]
+    out.update(_relations_data(board, board.relations, None))
     if board.shape:
         out["shape"] = list(board.shape)
     return out
 
 
+# ------------------------------------------------------------------ families
 def _param_path(fam: Family, doc: dict[str, Any], message: str) -> Path:
     """The document key a family's geometry error is about (a parameter, or size)."""
     for key, spec in fam.params.items():
@@ -236,13 +334,15 @@ def _family_givens(doc: dict[str, Any], layout: list[list[int]], labels: set[Any
 
 
 def family_reader(name: str) -> Callable[[dict[str, Any]], Board]:
-    """The document reader of a family: ``kind``, ``size``, its parameters, ``givens``, ``less``."""
+    """The document reader of a family: ``kind``, ``size``, its parameters, ``givens`` and
+    the relation keys (``less``, ``consecutive``, ..., ``cages``) the family allows."""
 
     def read(doc: dict[str, Any]) -> Board:
         fam = get_family(name)
         allowed = {"kind", "name", "givens"} | set(fam.params)
         allowed |= {"size"} if fam.size_expr is not None else set()
-        allowed |= {"less"} if fam.less_mode != "none" else set()
+        allowed |= {key for key, kind in relation_keys().items()
+                    if fam.relation_mode(kind) != "none"}
         _check_keys(doc, allowed)
         size = _size(doc) if "size" in doc else None
         params = {}
@@ -257,13 +357,13 @@ def family_reader(name: str) -> Callable[[dict[str, Any]], Board]:
         except BoardError as exc:
             raise SchemaError(str(exc), _param_path(fam, doc, str(exc))) from None
         givens = _family_givens(doc, fam.layout(base), set(base.values))
-        less = _grid_less(doc, base.shape[0]) if base.shape and "less" in doc else []
+        found = _read_relations(doc, grid=base.shape is not None)
         try:
-            return fam.build(givens, less, size, **params)
+            return fam.build(givens, (), size, found.items, **params)
+        except RelationError as exc:
+            raise SchemaError(str(exc), found.path_of(exc, doc)) from None
         except BoardError as exc:
-            msg = str(exc)
-            raise SchemaError(msg, ("less",) if "inequalit" in msg else
-                              ("givens",) if "given" in msg else ()) from None
+            raise SchemaError(str(exc), _board_error_path(doc, str(exc))) from None
 
     return read
 
@@ -275,7 +375,11 @@ def _param_data(value: Any) -> Any:
 
 
 def write_family(board: Board) -> dict[str, Any]:
-    """The document of a family board (the general ``board`` form if it is not one)."""
+    """The document of a family board (the general ``board`` form if it is not one).
+
+    Relations that the family's ``complete`` rule derives are left out: the
+    reader derives them again.
+    """
     try:
         fam = get_family(board.kind)
         base = fam.template(dict(board.params))
@@ -284,7 +388,8 @@ def write_family(board: Board) -> dict[str, Any]:
     same = (base.n_cells == board.n_cells and base.asterisms == board.asterisms
             and base.labels == board.labels and base.shape == board.shape
             and base.inscription == board.inscription
-            and set(base.clues) <= set(board.clues))
+            and set(base.clues) <= set(board.clues)
+            and all(fam.relation_mode(k) != "none" for k in board.relation_kinds))
     if not same:
         return _write_board(board)
     out: dict[str, Any] = {"kind": fam.name}
@@ -296,16 +401,14 @@ def write_family(board: Board) -> dict[str, Any]:
     empty = 0 if isinstance(board.labels[0], int) else "."
     clues = board.clue_map
     out["givens"] = [[clues.get(c, empty) for c in row] for row in fam.layout(board)]
-    if board.less:
-        cols = board.shape[1] if board.shape else 0
-        out["less"] = ([[list(divmod(a, cols)), list(divmod(b, cols))] for a, b in board.less]
-                       if cols else [[a, b] for a, b in board.less])
+    rels = _relations_data(board, explicit_relations(board), board.shape[1] if board.shape else None)
+    for key in fam.spec.get("lists") or ():  # listed even when empty: a template to fill in
+        out[relation_key(key)] = rels.pop(relation_key(key), [])
+    out.update(rels)
     return out
 
 
 KINDS: dict[str, tuple[Callable[[dict[str, Any]], Board], Callable[[Board], dict[str, Any]]]] = {
-    "futoshiki": (lambda d: _read_grid(d, futoshiki), _write_grid),
-    "latin-square": (lambda d: _read_grid(d, latin_square), _write_grid),
     "board": (_read_board, _write_board),
 }
 for _fam in list_families():  # every family of models/*.yaml, by name

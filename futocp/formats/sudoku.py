@@ -40,7 +40,7 @@ from typing import Any
 
 from ..board import Board
 from ..errors import BoardError, FutocpError, InputError, UsageError
-from ..families import _most_square, get_family
+from ..families import _most_square, explicit_relations, get_family
 from .base import Format
 
 __all__ = ["SUDOKU", "SudokuLine", "parse_lines", "encode_label", "decode_label", "MAX_SIDE"]
@@ -121,7 +121,7 @@ def _board(kind: str, params: dict[str, str], n: int, cells: list[int | None], s
            number: int) -> Board:
     try:
         fam = get_family(kind)
-        base = fam.template(params, n)
+        base = fam.build(None, (), n, (), **params)  # with the relations of a complete rule
         if base.shape != (n, n):
             raise BoardError(f"a {kind} board is {base.shape[0]}x{base.shape[1]}, not {n}x{n}")
         clues = [(c, v) for c, v in enumerate(cells) if v is not None]
@@ -185,12 +185,14 @@ def _check(board: Board) -> int:
     except FutocpError:
         raise UsageError(f"the sudoku format holds grid families, not {board.kind!r} boards") from None
     n = board.shape[0] if board.shape else 0
-    ok = (board.shape == (n, n) and fam.is_grid and not board.inscription and not board.less
+    ok = (board.shape == (n, n) and fam.is_grid and not board.inscription
+          and not explicit_relations(board)
           and base.asterisms == board.asterisms and base.labels == board.labels
           and all(isinstance(v, int) and 1 <= v <= MAX_SIDE for v in board.values))
     if not ok:
         raise UsageError("the sudoku format holds grid boards of a family with labels 1..35, "
-                         "no inscription and no inequalities; this board is not one")
+                         "no inscription and no inequalities or other relations; this board "
+                         "is not one")
     return n
 
 

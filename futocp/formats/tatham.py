@@ -1,19 +1,26 @@
-"""Simon Tatham's *Unequal* game descriptions (his Futoshiki).
+"""Simon Tatham's *Unequal* game descriptions (his Futoshiki), both modes.
 
-A game id is ``<n>:<desc>``, optionally with the full parameters before the
-colon (``5dk:`` -- order 5, difficulty *tricky*; the difficulty letter is one
-of ``t e k x r``). The description lists the n*n cells row by row, each a
-number (``0`` = empty) followed by any of the flags ``U R D L`` -- *this cell is
-greater than* its neighbour above / right / below / left -- and a comma (the
-generator ends with one too). A lowercase letter ``a``..``z`` before a cell
-skips 1..26 empty cells, as Tatham's own parser reads it; the writer, like his
-generator, never uses them. A file holds one id per line (``#`` comments and
-blank lines allowed) and reads as a collection.
+A game id is ``<n>:<desc>`` (*Unequal* mode, a ``futoshiki`` board) or
+``<n>a:<desc>`` (*adjacent* mode, a ``futoshiki-adjacent`` board), optionally
+with a difficulty after the order and mode: ``5dk:``, ``5adx:`` (one of
+``t e k x r``; it is kept as the board's ``grade`` parameter and written
+back). The description lists the n*n cells row by row, each a number
+(``0`` = empty) followed by any of the flags ``U R D L`` and a comma (the
+generator ends with one too):
 
-Not read: *adjacent* mode (``<n>a:``), whose flags mean that two cells differ
-by exactly one and whose missing flags mean that they do not -- a Board states
-neither; and random-seed ids (``<params>#<seed>``), which only Tatham's
-generator can expand.
+* Unequal mode: a flag says *this cell is greater than* its neighbour above /
+  right / below / left;
+* adjacent mode: a flag says *this cell and that neighbour differ by exactly
+  1*; the neighbour carries the opposite flag (``R`` on a cell, ``L`` on the
+  cell to its right), and every pair of neighbours without a flag is *not*
+  consecutive -- the ``complete`` rule of the ``futoshiki-adjacent`` family,
+  which derives those ``nonconsecutive`` relations.
+
+A lowercase letter ``a``..``z`` before a cell skips 1..26 empty cells, as
+Tatham's own parser reads it; the writer, like his generator, never uses
+them. A file holds one id per line (``#`` comments and blank lines allowed)
+and reads as a collection. Random-seed ids (``<params>#<seed>``) are not
+read: only Tatham's generator can expand them.
 
 Solutions print as Tatham's solve move: ``S`` and one character per cell,
 row by row -- ``1``..``9`` below order 10; from order 10 on, ``0``..``9`` for
@@ -27,6 +34,11 @@ Example:
     '3:1R,0,0,0,0,0D,0,0,0,\\n'
     >>> TATHAM.solution(b, [1, 2, 3, 2, 3, 1, 3, 1, 2])
     'S123231312'
+    >>> a = TATHAM.loads("3adk:1R,0L,0,0,0,0D,0,0,0U,", "x")[0]
+    >>> a.kind, a.param_map, [str(r) for r in a.relations_of("consecutive")]
+    ('futoshiki-adjacent', {'grade': 'k', 'n': 3}, ['consecutive(0, 1)', 'consecutive(5, 8)'])
+    >>> TATHAM.dumps(a)
+    '3adk:1R,0L,0,0,0,0D,0,0,0U,\\n'
 """
 
 from __future__ import annotations
@@ -38,19 +50,22 @@ from typing import Any
 from ..board import Board
 from ..errors import InputError, UsageError
 from .base import Format
-from .latin_grid import build_square, square_size
+from .latin_grid import build_square, neighbours, square_size
 
 __all__ = ["TATHAM", "parse_game_id", "format_game_id", "solve_string", "DIFFICULTIES"]
 
 DIFFICULTIES = {"t": "trivial", "e": "easy", "k": "tricky", "x": "extreme", "r": "recursive"}
 _PARAMS = re.compile(r"(\d+)(a?)(?:d(.?))?")
 _SNIFF = re.compile(r"\s*\d+a?(?:d[a-z])?[:#]")
-# flag -> (row step, column step) towards the neighbour this cell is greater than
+# flag -> (row step, column step) towards the neighbour it points at
 _FLAGS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+_OPPOSITE = {"U": "D", "D": "U", "R": "L", "L": "R"}
+_KINDS = ("futoshiki", "latin-square", "futoshiki-adjacent")
 
 
 def parse_game_id(game_id: str, source: str = "<string>", line: int = 1, offset: int = 0) -> Board:
-    """Read one game id (``5:...`` or ``5dk:...``) into a futoshiki Board.
+    """Read one game id (``5:...``, ``5dk:...``, ``5a:...``) into a futoshiki or
+    futoshiki-adjacent Board.
 
     Args:
         game_id: The id, without surrounding blanks.
@@ -73,9 +88,7 @@ def parse_game_id(game_id: str, source: str = "<string>", line: int = 1, offset:
     if game_id[sep] == "#":
         raise fail("cannot expand a random-seed id; give the description", sep)
     n = int(params.group(1))
-    if params.group(2):
-        raise fail(f"adjacent mode ('{n}a:') is not supported: its marks say two cells differ by "
-                   "exactly one, which a futocp board cannot state", params.start(2))
+    adjacent = bool(params.group(2))
     diff = params.group(3)
     if diff is not None and diff not in DIFFICULTIES:
         raise fail(f"unknown difficulty {diff!r} (Tatham's are {', '.join(DIFFICULTIES)})",
@@ -83,19 +96,48 @@ def parse_game_id(game_id: str, source: str = "<string>", line: int = 1, offset:
     if n < 1:
         raise fail("the order must be at least 1", 0)
     values, flags = _cells(game_id, sep + 1, n, fail)
+    givens = [values[r * n:(r + 1) * n] for r in range(n)]
+    extra = {} if diff is None else {"grade": diff}
+    if adjacent:
+        pairs = _adjacent_pairs(flags, n, fail)
+        return build_square("futoshiki-adjacent", n, givens, (), source, line, offset + 1,
+                            [("consecutive", pair) for pair in pairs], extra)
     less: dict[tuple[int, int], int] = {}
     for cell, marks in flags.items():
         r, c = divmod(cell, n)
         for flag, at in marks:
-            dr, dc = _FLAGS[flag]
-            if not (0 <= r + dr < n and 0 <= c + dc < n):
-                raise fail(f"flag {flag!r} of cell ({r},{c}) points off the grid", at)
-            smaller = (r + dr) * n + c + dc
+            smaller = _neighbour(cell, flag, n, fail, at)
             if (cell, smaller) in less:
-                raise fail(f"cells ({r},{c}) and ({r + dr},{c + dc}) each claim to be greater", at)
+                rs, cs = divmod(smaller, n)
+                raise fail(f"cells ({r},{c}) and ({rs},{cs}) each claim to be greater", at)
             less[(smaller, cell)] = at
-    givens = [values[r * n:(r + 1) * n] for r in range(n)]
-    return build_square("futoshiki", n, givens, less, source, line, offset + 1)
+    return build_square("futoshiki", n, givens, less, source, line, offset + 1, params=extra)
+
+
+def _neighbour(cell: int, flag: str, n: int, fail: Any, at: int) -> int:
+    """The cell a flag points at (an error when it points off the grid)."""
+    r, c = divmod(cell, n)
+    dr, dc = _FLAGS[flag]
+    if not (0 <= r + dr < n and 0 <= c + dc < n):
+        raise fail(f"flag {flag!r} of cell ({r},{c}) points off the grid", at)
+    return (r + dr) * n + c + dc
+
+
+def _adjacent_pairs(flags: dict[int, list[tuple[str, int]]], n: int, fail: Any
+                    ) -> list[tuple[int, int]]:
+    """The consecutive pairs of adjacent-mode flags, which must come in opposite pairs."""
+    pairs = set()
+    for cell, marks in sorted(flags.items()):
+        r, c = divmod(cell, n)
+        for flag, at in marks:
+            other = _neighbour(cell, flag, n, fail, at)
+            back = _OPPOSITE[flag]
+            if back not in {f for f, _ in flags.get(other, ())}:
+                ro, co = divmod(other, n)
+                raise fail(f"flag {flag!r} of cell ({r},{c}) has no matching {back!r} on "
+                           f"({ro},{co}): adjacent-mode marks are symmetric", at)
+            pairs.add((min(cell, other), max(cell, other)))
+    return sorted(pairs)
 
 
 def _cells(text: str, p: int, n: int, fail: Any) -> tuple[list[int], dict[int, list[tuple[str, int]]]]:
@@ -120,7 +162,11 @@ def _cells(text: str, p: int, n: int, fail: Any) -> tuple[list[int], dict[int, l
             raise fail(f"number {number} out of range 0..{n}", start)
         values[i] = number
         while p < end and text[p] in _FLAGS:
-            flags.setdefault(i, []).append((text[p], p))
+            marks = flags.setdefault(i, [])
+            if any(f == text[p] for f, _ in marks):
+                r, c = divmod(i, n)
+                raise fail(f"flag {text[p]!r} appears twice on cell ({r},{c})", p)
+            marks.append((text[p], p))
             p += 1
         i += 1
         if p < end and text[p] != ",":
@@ -134,24 +180,69 @@ def _cells(text: str, p: int, n: int, fail: Any) -> tuple[list[int], dict[int, l
 
 
 def format_game_id(board: Board) -> str:
-    """The ``<n>:<desc>`` id of a futoshiki (or latin-square) board, as the generator prints it.
+    """The game id of a futoshiki, futoshiki-adjacent or latin-square board, as the
+    generator prints it (with ``d<c>`` when the board has a ``grade``).
+
+    A board with ``consecutive`` / ``nonconsecutive`` relations is written in
+    adjacent mode (``<n>a:``), which needs every pair of orthogonal neighbours
+    in exactly one of the two; other boards in Unequal mode.
 
     Raises:
         UsageError: for a board the format cannot hold.
     """
-    n = square_size(board, "tatham")
+    n = square_size(board, "tatham", kinds=_KINDS)
+    kinds = board.relation_kinds
+    adjacent = bool(kinds & {"consecutive", "nonconsecutive"})
+    other = sorted(kinds - {"less", "consecutive", "nonconsecutive"})
+    if other:
+        raise UsageError(f"the tatham format holds inequalities (Unequal) or consecutive marks "
+                         f"(adjacent mode); this board has {other[0]} relations (use json or yaml)")
     marks: dict[int, str] = {}
-    for a, b in board.less:  # b is greater: it carries the flag pointing at a
-        ra, ca = divmod(a, n)
-        rb, cb = divmod(b, n)
-        flag = next(f for f, step in _FLAGS.items() if step == (ra - rb, ca - cb))
-        marks[b] = marks.get(b, "") + flag
+    if adjacent:
+        if board.less:
+            raise UsageError("the tatham format holds inequalities (Unequal mode) or consecutive "
+                             "marks (adjacent mode), not both; this board has both")
+        _check_adjacent(board, n)
+        for rel in board.relations_of("consecutive"):
+            a, b = rel.cells
+            marks[a] = marks.get(a, "") + _flag(a, b, n)
+            marks[b] = marks.get(b, "") + _flag(b, a, n)
+    else:
+        for a, b in board.less:  # b is greater: it carries the flag pointing at a
+            marks[b] = marks.get(b, "") + _flag(b, a, n)
+    grade = board.param_map.get("grade")
+    head = f"{n}{'a' if adjacent else ''}{'' if grade is None else 'd' + str(grade)}"
     clues = board.clue_map
     cells = []
     for cell in range(n * n):
         flags = "".join(f for f in "URDL" if f in marks.get(cell, ""))
         cells.append(f"{clues.get(cell, 0)}{flags},")
-    return f"{n}:{''.join(cells)}"
+    return f"{head}:{''.join(cells)}"
+
+
+def _flag(a: int, b: int, n: int) -> str:
+    """The flag on cell a that points at its neighbour b."""
+    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+    return next(f for f, step in _FLAGS.items() if step == (rb - ra, cb - ca))
+
+
+def _check_adjacent(board: Board, n: int) -> None:
+    """Every pair of neighbours in exactly one of consecutive / nonconsecutive, no other pair."""
+    listed: dict[tuple[int, int], str] = {}
+    for rel in board.relations:
+        a, b = sorted(rel.cells)
+        if not neighbours(n, a, b):
+            raise UsageError(f"the tatham format marks orthogonal neighbours only, not the "
+                             f"{rel.kind} pair {board.cell_name(a)}, {board.cell_name(b)}")
+        listed[(a, b)] = rel.kind
+    for a in range(n * n):
+        for b in (a + 1, a + n):
+            if b < n * n and neighbours(n, a, b) and (a, b) not in listed:
+                raise UsageError(
+                    "the tatham adjacent mode needs every pair of neighbours either consecutive "
+                    f"or nonconsecutive; {board.cell_name(a)} and {board.cell_name(b)} are "
+                    "neither (use json or yaml, or the futoshiki-adjacent family, which "
+                    "derives the nonconsecutive pairs)")
 
 
 def solve_string(board: Board, values: Sequence[Any]) -> str:

@@ -1,18 +1,23 @@
-"""The text "grid art" format for Futoshiki and Latin squares.
+"""The text "grid art" format for Futoshiki, adjacent Futoshiki and Latin squares.
 
-A file is an optional header line (``futoshiki 5`` or ``latin-square 5``), then
-the cell rows of the grid: labels or ``.`` separated by spaces, with ``<`` or
-``>`` between two horizontal neighbours. Between two cell rows a *relation row*
-may hold ``^`` or ``v`` under a cell: ``^`` says the cell above is smaller (the
-point is at the smaller side, like ``<``), ``v`` says it is larger. ``#``
-starts a comment; blank lines are ignored. The size is the header's, or the
-number of cells in the first row; the kind is ``futoshiki`` when no header
-says otherwise. The full description is in ``docs/formats.md``.
+A file is an optional header line (``futoshiki 5``, ``futoshiki-adjacent 5``
+or ``latin-square 5``, then optionally ``grade=k``), then the cell rows of the
+grid: labels or ``.`` separated by spaces, with ``<`` or ``>`` between two
+horizontal neighbours (an inequality) or ``|`` (the two are consecutive, as
+Tatham draws adjacent mode). Between two cell rows a *relation row* may hold
+``^``, ``v`` or ``-`` under a cell: ``^`` says the cell above is smaller (the
+point is at the smaller side, like ``<``), ``v`` says it is larger, ``-`` that
+the two are consecutive. ``#`` starts a comment; blank lines are ignored. The
+size is the header's, or the number of cells in the first row. Without a
+header the kind is ``futoshiki-adjacent`` when the only marks are ``|`` and
+``-`` (Tatham's rendering of an adjacent puzzle: neighbours without a mark are
+not consecutive), else ``futoshiki``. The full description is in
+``docs/formats.md``.
 
-A ``^`` / ``v`` belongs to the cell column whose *span* it falls in: the
-columns of that cell's label in the cell row above or below, widened to the
-width of the widest label of the grid (so that a mark under the padding of a
-right- or left-aligned ``7`` in a grid of two-digit labels still counts). A
+A ``^`` / ``v`` / ``-`` belongs to the cell column whose *span* it falls in:
+the columns of that cell's label in the cell row above or below, widened to
+the width of the widest label of the grid (so that a mark under the padding of
+a right- or left-aligned ``7`` in a grid of two-digit labels still counts). A
 mark under no span, or under the spans of two cells, is an error.
 
 Example:
@@ -24,6 +29,14 @@ Example:
     1 < .
         ^
     .   .
+    >>> a = TEXT.loads("1 | .\\n-\\n. . ", "x")[0]
+    >>> a.kind, [str(r) for r in a.relations]
+    ('futoshiki-adjacent', ['consecutive(0, 1)', 'consecutive(0, 2)', 'nonconsecutive(1, 3)', 'nonconsecutive(2, 3)'])
+    >>> print(TEXT.dumps(a), end="")
+    futoshiki-adjacent 2
+    1 | .
+    -
+    .   .
 """
 
 from __future__ import annotations
@@ -32,17 +45,20 @@ import re
 from dataclasses import dataclass, field
 
 from ..board import Board
-from ..errors import InputError
+from ..errors import InputError, UsageError
+from ..families import explicit_relations, get_family
 from .base import Format
 from .family_text import format_family_text, is_family_header, parse_family_text
-from .latin_grid import SQUARE_KINDS, build_square, square_size
+from .latin_grid import SQUARE_KINDS, build_square, neighbours, square_size
 
 __all__ = ["TEXT", "parse_text", "format_text"]
 
-_HEADER = re.compile(r"\s*(futoshiki|latin-square)(?:\s+(\S+))?\s*$")
-_TOKEN = re.compile(r"\d+|\.|[<>]|\S")
-_RELATION_ROW = re.compile(r"[\s^v]*[\^v][\s^v]*")
+_HEADER = re.compile(r"\s*(futoshiki-adjacent|futoshiki|latin-square)"
+                     r"(?:\s+([^\s=]+))?((?:\s+[\w-]+=\S*)*)\s*$")
+_TOKEN = re.compile(r"\d+|\.|[<>|]|\S")
+_RELATION_ROW = re.compile(r"[\s^v-]*[\^v-][\s^v-]*")
 _TAB = 8
+_SHOWN = {"less", "consecutive"}  # the relations text art draws
 
 
 @dataclass
@@ -57,14 +73,14 @@ class _Cell:
 class _Row:
     line: int
     cells: list[_Cell] = field(default_factory=list)
-    # (index of the right-hand cell, "<" or ">", 0-based column)
+    # (index of the right-hand cell, "<", ">" or "|", 0-based column)
     relations: list[tuple[int, str, int]] = field(default_factory=list)
 
 
 @dataclass
 class _Marks:
     line: int
-    marks: list[tuple[str, int]]  # ("^" or "v", 0-based column)
+    marks: list[tuple[str, int]]  # ("^", "v" or "-", 0-based column)
     above: int  # index of the cell row above
 
 
@@ -83,7 +99,7 @@ def _cell_row(number: int, line: str, source: str) -> _Row:
     previous = "start"
     for m in _TOKEN.finditer(line):
         tok, col = m.group(), m.start()
-        if tok in "<>":
+        if tok in ("<", ">", "|"):
             if previous != "cell":
                 raise InputError(f"'{tok}' must stand between two cells", source, number, col + 1)
             row.relations.append((len(row.cells), tok, col))
@@ -93,8 +109,8 @@ def _cell_row(number: int, line: str, source: str) -> _Row:
             row.cells.append(_Cell(value, col, m.end() - 1, tok))
             previous = "cell"
         else:
-            what = "'^' and 'v' go on a row of their own" if tok in "^v" else \
-                f"unexpected {tok!r}: a cell row holds labels, '.', '<' and '>'"
+            what = "'^', 'v' and '-' go on a row of their own" if tok in ("^", "v", "-") else \
+                f"unexpected {tok!r}: a cell row holds labels, '.', '<', '>' and '|'"
             raise InputError(what, source, number, col + 1)
     if previous == "relation":
         _, tok, col = row.relations[-1]
@@ -112,7 +128,8 @@ def parse_text(text: str, source: str = "<string>") -> Board:
     Raises:
         InputError: naming the line and column of the first problem.
     """
-    kind, size, header_line = "futoshiki", None, None
+    kind, size, header_line = None, None, None
+    params: dict[str, str] = {}
     rows: list[_Row] = []
     marks: list[_Marks] = []
     for number, line in _content(text):
@@ -126,12 +143,13 @@ def parse_text(text: str, source: str = "<string>") -> Board:
                     raise InputError(f"size {head.group(2)!r} is not a positive integer", source,
                                      number, line.index(head.group(2), len(kind)) + 1)
                 size = int(head.group(2))
+            params = dict(w.split("=", 1) for w in head.group(3).split())
         elif _RELATION_ROW.fullmatch(line):
             if not rows or (marks and marks[-1].above == len(rows) - 1):
                 what = "before the first cell row" if not rows else "after another relation row"
                 raise InputError(f"a relation row must stand between two cell rows, not {what}",
                                  source, number, len(line) - len(line.lstrip()) + 1)
-            found = [(m.group(), m.start()) for m in re.finditer(r"[\^v]", line)]
+            found = [(m.group(), m.start()) for m in re.finditer(r"[\^v-]", line)]
             marks.append(_Marks(number, found, len(rows) - 1))
         else:
             rows.append(_cell_row(number, line, source))
@@ -143,8 +161,24 @@ def parse_text(text: str, source: str = "<string>") -> Board:
     n = size if size is not None else len(rows[0].cells)
     _check_shape(rows, n, source)
     givens = [[c.value or 0 for c in row.cells] for row in rows]
-    less = _horizontal(rows, n) + _vertical(rows, marks, n, source)
-    return build_square(kind, n, givens, less, source)
+    horizontal = _horizontal(rows, n)
+    vertical = _vertical(rows, marks, n, source)
+    less = [pair for sym, pair in horizontal + vertical if sym != "|"]
+    consecutive = [("consecutive", tuple(sorted(pair))) for sym, pair in horizontal + vertical
+                   if sym == "|"]
+    if kind is None:  # Tatham's rendering of an adjacent puzzle has bars only
+        kind = "futoshiki-adjacent" if consecutive and not less else "futoshiki"
+    _check_params(kind, params, source, header_line)
+    return build_square(kind, n, givens, less, source, relations=consecutive, params=params)
+
+
+def _check_params(kind: str, params: dict[str, str], source: str, line: int | None) -> None:
+    known = set(get_family(kind).params) - {"n"}
+    for key in params:
+        if key not in known:
+            allowed = ", ".join(sorted(known)) or "none"
+            raise InputError(f"{kind} has no parameter {key!r} (its header parameters: {allowed})",
+                             source, line, 1)
 
 
 def _check_shape(rows: list[_Row], n: int, source: str) -> None:
@@ -162,16 +196,21 @@ def _check_shape(rows: list[_Row], n: int, source: str) -> None:
         raise InputError(f"the grid has {len(rows)} rows, expected {n}", source, rows[-1].line, 1)
 
 
-def _horizontal(rows: list[_Row], n: int) -> list[tuple[int, int]]:
+def _horizontal(rows: list[_Row], n: int) -> list[tuple[str, tuple[int, int]]]:
+    """``(symbol, pair)`` of the row marks: ``<``/``>`` as (smaller, larger), ``|`` as (left, right)."""
     out = []
     for r, row in enumerate(rows):
         for right, sym, _ in row.relations:
             left_cell, right_cell = r * n + right - 1, r * n + right
-            out.append((left_cell, right_cell) if sym == "<" else (right_cell, left_cell))
+            pair = (right_cell, left_cell) if sym == ">" else (left_cell, right_cell)
+            out.append(("|" if sym == "|" else "<", pair))
     return out
 
 
-def _vertical(rows: list[_Row], marks: list[_Marks], n: int, source: str) -> list[tuple[int, int]]:
+def _vertical(rows: list[_Row], marks: list[_Marks], n: int, source: str
+              ) -> list[tuple[str, tuple[int, int]]]:
+    """``(symbol, pair)`` of the relation rows: ``^``/``v`` as (smaller, larger), ``-`` as
+    (top, bottom) with symbol ``|``."""
     width = max(len(c.token) for row in rows for c in row.cells)
     out = []
     for m in marks:
@@ -193,7 +232,10 @@ def _vertical(rows: list[_Row], marks: list[_Marks], n: int, source: str) -> lis
                                  source, m.line, col + 1)
             seen[j] = col
             top, bottom = r * n + j, (r + 1) * n + j
-            out.append((top, bottom) if sym == "^" else (bottom, top))
+            if sym == "-":
+                out.append(("|", (top, bottom)))
+            else:
+                out.append(("<", (top, bottom) if sym == "^" else (bottom, top)))
     return out
 
 
@@ -201,24 +243,39 @@ def format_text(board: Board) -> str:
     """The text-art form of a board (other families are drawn by :mod:`.family_text`).
 
     Raises:
-        UsageError: for boards that are no family's.
+        UsageError: for boards that are no family's, or relations text art cannot draw.
     """
     if board.kind not in SQUARE_KINDS:
         return format_family_text(board)
     n = square_size(board, "text")
+    rels = explicit_relations(board)
+    hidden = sorted({r.kind for r in rels} - _SHOWN)
+    if hidden:
+        raise UsageError(f"the text format draws inequalities and consecutive marks; this board "
+                         f"has {hidden[0]} relations (use json or yaml)")
     width = len(str(n))
     clues = board.clue_map
     right: dict[int, str] = {}  # cell -> symbol between it and its right neighbour
     below: dict[int, str] = {}  # cell -> symbol between it and the cell below
-    for a, b in board.less:
+    for rel in rels:
+        a, b = rel.cells
         top_left, other = min(a, b), max(a, b)
-        smaller_first = a == top_left
-        if other == top_left + 1:
-            right[top_left] = "<" if smaller_first else ">"
+        if not neighbours(n, a, b):
+            raise UsageError(f"the text format draws consecutive marks between orthogonal "
+                             f"neighbours only, not between {board.cell_name(a)} and "
+                             f"{board.cell_name(b)}")
+        if rel.kind == "less":
+            sym = "<^" if a == top_left else ">v"
         else:
-            below[top_left] = "^" if smaller_first else "v"
-    relation_rows = board.kind == "futoshiki" or bool(board.less)
-    lines = [f"{board.kind} {n}"]
+            sym = "|-"
+        marks = right if other == top_left + 1 else below
+        if top_left in marks:
+            raise UsageError(f"the text format draws one mark between two cells; "
+                             f"{board.cell_name(a)} and {board.cell_name(b)} have two relations")
+        marks[top_left] = sym[0] if marks is right else sym[1]
+    relation_rows = board.kind != "latin-square" or bool(rels)
+    grade = board.param_map.get("grade")
+    lines = [f"{board.kind} {n}" + ("" if grade is None else f" grade={grade}")]
     for r in range(n):
         parts = []
         for c in range(n):
@@ -228,8 +285,8 @@ def format_text(board: Board) -> str:
                 parts.append(f" {right.get(cell, ' ')} ")
         lines.append("".join(parts).rstrip())
         if relation_rows and r < n - 1:
-            marks = [" " * (width - 1) + below.get(r * n + c, " ") for c in range(n)]
-            lines.append("   ".join(marks).rstrip())
+            row_marks = [" " * (width - 1) + below.get(r * n + c, " ") for c in range(n)]
+            lines.append("   ".join(row_marks).rstrip())
     return "\n".join(lines) + "\n"
 
 
@@ -247,7 +304,7 @@ def _sniff(text: str) -> bool:
     if _HEADER.match(content[0][1]) or is_family_header(content[0][1]):
         return True
     cell_rows = [line for _, line in content if not _RELATION_ROW.fullmatch(line)]
-    if not all(re.fullmatch(r"[\d.<>\s]+", line) for line in cell_rows):
+    if not all(re.fullmatch(r"[\d.<>|\s]+", line) for line in cell_rows):
         return False
     counts = {len(re.findall(r"\d+|\.", line)) for line in cell_rows}
     return counts == {len(cell_rows)}
