@@ -517,7 +517,7 @@ class Family:
         orthogonally connected group of cells for an n-ary one (a cage). A kind
         the family file does not name is allowed between ``any`` cells.
         """
-        spec = get_kind(kind)
+        spec = get_kind(_kind_name(kind))
         modes = self.spec.get("relations") or {}
         for name in (spec.name, spec.key):
             if name in modes:
@@ -949,7 +949,8 @@ def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
     for key in lists:
         if key not in RELATIONS and kind_of_key(key) is None:
             raise InputError(f"lists: unknown relation kind {key!r}", source)
-        if modes.get(key, modes.get(get_kind(_kind_name(key)).key)) == "none":
+        spec = get_kind(_kind_name(key))
+        if "none" in (modes.get(spec.name), modes.get(spec.key)):
             raise InputError(f"lists: {key!r} is a kind the family does not allow", source)
     rule = doc.get("complete")
     if rule is None:

@@ -517,3 +517,158 @@ def test_cli_shows_every_family(tmp_path, capsys, fam):
     assert main(["show", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith(fam) and f"{fam}: " in out
+
+
+# ------------------------------------------------------------------ relation families
+RELATION_FAMILIES = {"futoshiki-adjacent", "kropki", "kropki-sudoku", "killer-sudoku"}
+
+
+def test_relation_families_and_their_modes():
+    assert RELATION_FAMILIES <= {f.name for f in list_families()}
+    adj = get_family("futoshiki-adjacent")
+    assert adj.relation_mode("consecutive") == adj.relation_mode("nonconsecutive") == "neighbours"
+    assert adj.completes({"n": 5}) and get_family("adjacent") is adj
+    assert get_family("futoshiki").relation_mode("less") == "neighbours"
+    assert get_family("futoshiki").relation_mode("cage") == "any"  # the default for every kind
+    assert get_family("custom-sudoku").relation_mode("less") == "none"
+    assert get_family("killer-sudoku").relation_mode("cages") == "neighbours"  # a key names its kind
+    kro = get_family("kropki")
+    assert not kro.completes({"n": 6, "complete": False}) and kro.completes({"n": 6, "complete": True})
+
+
+def test_complete_rules_derive_the_unmarked_pairs():
+    from futocp.families import derived_relations, explicit_relations, futoshiki_adjacent, kropki
+    adj = futoshiki_adjacent(3, consecutive=[((0, 0), (0, 1)), ((1, 1), (2, 1))])
+    assert [str(r) for r in explicit_relations(adj)] == ["consecutive(0, 1)", "consecutive(4, 7)"]
+    assert len(derived_relations(adj)) == 12 - 2
+    assert {r.kind for r in derived_relations(adj)} == {"nonconsecutive"}
+    assert futoshiki_adjacent(3) == family("futoshiki-adjacent", n=3)
+    assert len(futoshiki_adjacent(3).relations) == 12
+    plain = kropki(4, white=[((0, 0), (0, 1))], black=[((0, 1), (1, 1))])
+    assert [r.kind for r in plain.relations] == ["consecutive", "ratio"]
+    full = kropki(4, white=[((0, 0), (0, 1))], black=[((0, 1), (1, 1))], complete=True)
+    assert len(full.relations) == 24 and len(derived_relations(full)) == 22
+    assert {r.kind for r in derived_relations(full)} == {"nodot"}
+    boxed = kropki(white=[((0, 0), (0, 1))], box="2x2", complete=True)
+    assert boxed.kind == "kropki-sudoku" and len(boxed.asterisms) == 12
+    assert len(boxed.relations) == 24
+
+
+def test_build_takes_relations_in_every_form():
+    from futocp.relations import Relation
+    by_coords = family("killer-sudoku", box="2x2", relations=[("cage", [(0, 0), (0, 1)], {"sum": 3})])
+    by_key = family("killer-sudoku", box="2x2", relations=[("cages", [(0, 0), (0, 1)], {"sum": 3})])
+    by_record = family("killer-sudoku", box="2x2",
+                       relations=[Relation("cage", (0, 1), (("sum", 3),))])
+    assert by_coords == by_key == by_record
+    assert by_coords.relations == (Relation("cage", (0, 1), (("sum", 3),)),)
+    triangle = family("latin-triangle", relations=[("consecutive", (0, 2)), ("less", (4, 3))])
+    assert [str(r) for r in triangle.relations] == ["consecutive(0, 2)", "less(4, 3)"]
+    legacy = family("futoshiki", n=3, less=[((0, 0), (0, 1))])
+    assert legacy == family("futoshiki", n=3, relations=[("less", ((0, 0), (0, 1)))])
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: family("futoshiki-adjacent", n=3, relations=[("consecutive", ((0, 0), (1, 1)))]),
+     "not neighbours"),
+    (lambda: family("killer-sudoku", box="2x2", relations=[("cage", [(0, 0), (1, 1)], {"sum": 3})]),
+     "not connected"),
+    (lambda: family("killer-sudoku", box="2x2", relations=[("cage", [(0, 0), (0, 1)])]),
+     "takes sum"),
+    (lambda: family("killer-sudoku", box="2x2", relations=[
+        ("cage", [(0, 0), (0, 1)], {"sum": 3}), ("cage", [(0, 1), (1, 1)], {"sum": 3})]),
+     "overlap on cell"),
+    (lambda: family("latin-square", n=3, relations=[("ratio", ((0, 0), (0, 0)))]), "and itself"),
+    (lambda: family("latin-square", n=3, relations=[("ratio", ((0, 0), (3, 0)))]),
+     "outside the 3x3 grid"),
+    (lambda: family("latin-square", n=3, relations=[
+        ("consecutive", ((0, 0), (0, 1))), ("nonconsecutive", ((0, 1), (0, 0)))]), "listed as both"),
+    (lambda: family("custom-sudoku", relations=[("nodot", ((0, 0), (0, 1)))]), "integer labels"),
+    (lambda: family("latin-square", n=3, relations=[("wobbly", ((0, 0), (0, 1)))]),
+     "unknown relation kind 'wobbly'"),
+    (lambda: family("kropki", n=3, complete="maybe"), "complete must be true or false"),
+    (lambda: family("futoshiki", n=3, grade="z"), "grade must be one of t, e, k, x, r"),
+])
+def test_relation_errors_of_families(make, message):
+    with pytest.raises(BoardError, match=message):
+        make()
+
+
+def _family_file(tmp_path, text):
+    from futocp.families import _read_family
+    path = tmp_path / "fam.yaml"
+    path.write_text("name: fam\ndescription: A test family.\nasterisms: [rows, cols]\n"
+                    "labels: {range: [1, 3]}\n" + text)
+    return _read_family(path)
+
+
+def test_family_files_keep_reading_less(tmp_path):
+    fam = _family_file(tmp_path, "grid: {rows: 3, cols: 3}\nless: neighbours\n")
+    assert fam.less_mode == fam.relation_mode("less") == "neighbours"
+    assert fam.relation_mode("ratio") == "any"
+    fam = _family_file(tmp_path, "grid: {rows: 3, cols: 3}\nless: none\n"
+                                 "relations: {less: any, cages: none}\n")
+    assert fam.relation_mode("less") == "any" and fam.relation_mode("cage") == "none"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("grid: {rows: 3, cols: 3}\nrelations: {less: sometimes}\n", "none, neighbours or any"),
+    ("grid: {rows: 3, cols: 3}\nrelations: {wobbly: any}\n", "unknown relation kind 'wobbly'"),
+    ("cells: 9\nlayout: [[0, 1, 2]]\nrelations: {less: neighbours}\n", "needs a grid"),
+    ("grid: {rows: 3, cols: 3}\ncomplete: {kind: cage}\n", "not a binary relation kind"),
+    ("grid: {rows: 3, cols: 3}\ncomplete: {kind: less}\n", "symmetric"),
+    ("grid: {rows: 3, cols: 3}\ncomplete: {kind: nodot, when: n}\n", "a bool parameter"),
+    ("grid: {rows: 3, cols: 3}\nrelations: {cage: none}\nlists: [cages]\n", "does not allow"),
+    ("grid: {rows: 3, cols: 3}\nparams:\n  g: {type: choice}\n", "'choices' goes with type choice"),
+])
+def test_family_file_relation_errors(tmp_path, text, message):
+    with pytest.raises(InputError, match=message):
+        _family_file(tmp_path, text)
+
+
+SMALL_RELATION_BOARDS = {
+    "adjacent-4": lambda: formats.loads("4a:3RD,0DL,0RD,2DL,0UR,0URDL,0URL,0UL,0RD,2UDL,4RD,0DL,"
+                                        "0UR,0UL,3UR,0UL,", "tatham"),
+    "adjacent-4-empty": lambda: family("futoshiki-adjacent", n=4,
+                                       relations=[("consecutive", ((0, 0), (0, 1)))]),
+    "kropki-4": lambda: family("kropki", n=4, relations=[("consecutive", ((0, 0), (0, 1))),
+                                                         ("ratio", ((1, 1), (2, 1)))]),
+    "kropki-4-complete": lambda: family("kropki", n=4, complete=True, relations=[
+        ("consecutive", ((0, 0), (0, 1))), ("ratio", ((1, 1), (2, 1))),
+        ("consecutive", ((2, 2), (2, 3))), ("ratio", ((3, 0), (3, 1)))]),
+    "killer-4": lambda: family("killer-sudoku", box="2x2", relations=[
+        ("cage", [(0, 0), (0, 1), (1, 0)], {"sum": 6}), ("cage", [(2, 2), (3, 2)], {"sum": 7}),
+        ("cage", [(3, 0), (3, 1)], {"sum": 5})]),
+}
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("key", list(SMALL_RELATION_BOARDS))
+def test_relation_family_counts_match_brute_force(name, key):
+    board = SMALL_RELATION_BOARDS[key]()
+    cls = REGISTRY[name]
+    if build_model(board).features - cls.supported():
+        with pytest.raises(UnsupportedError):
+            get_backend(name).solve(build_model(board))
+        return
+    if "enumerate" not in cls.capabilities:
+        pytest.skip(f"{name} does not enumerate")
+    expected = brute_force_count(board)
+    result = solve_all(name, board)
+    assert result.n_solutions == expected and result.exhausted
+    check(board, result)
+
+
+def test_cli_new_and_show_relation_families(tmp_path, capsys):
+    assert main(["new", "killer-sudoku", "--param", "box=2x2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["cages"] == [] and doc["box"] == [2, 2]
+    assert main(["new", "kropki", "--size", "4", "--param", "complete=true"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["complete"] is True and doc["consecutive"] == [] and doc["ratio"] == []
+    assert main(["new", "futoshiki-adjacent", "--size", "3", "--format", "text"]) == 0
+    assert capsys.readouterr().out.startswith("futoshiki-adjacent 3\n")
+    path = tmp_path / "k.json"
+    formats.write(SMALL_RELATION_BOARDS["killer-4"](), path)
+    assert main(["show", str(path)]) == 0
+    assert "killer-sudoku: 16 cells" in capsys.readouterr().out
