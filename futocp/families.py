@@ -433,11 +433,11 @@ def check_relations(board: Board, relations: Sequence[Relation]) -> None:
             if not _is_int(value):
                 raise fail(f"{rel.kind} {key} must be an integer, got {value!r}")
         if spec.opposite is not None:
-            key = tuple(sorted(rel.cells))
-            other = pairs.get(key)
+            pair = tuple(sorted(rel.cells))
+            other = pairs.get(pair)
             if other == spec.opposite:
                 raise fail(f"cells {shown} are listed as both {other} and {rel.kind}")
-            pairs[key] = rel.kind
+            pairs[pair] = rel.kind
         if spec.exclusive:
             for j, c in enumerate(rel.cells):
                 prev = owner.setdefault((rel.kind, c), index)
@@ -531,7 +531,7 @@ class Family:
         """The family's ``complete`` rule (see :func:`derived_relations`), or None."""
         return self.spec.get("complete")
 
-    def completes(self, params: Mapping[str, Any]) -> bool:
+    def completes(self, params: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> bool:
         """Whether the ``complete`` rule applies to a board of these parameters."""
         rule = self.complete_rule
         if not rule or not self.is_grid:
@@ -961,8 +961,8 @@ def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
         raise InputError("'complete' is {kind: K, unless: [KIND, ...], when: always or a bool "
                          "parameter}", source)
     for name in [rule["kind"], *(rule.get("unless") or [])]:
-        spec = RELATIONS.get(name) or RELATIONS.get(kind_of_key(name) or "")
-        if spec is None or not spec.binary:
+        found = RELATIONS.get(name) or RELATIONS.get(kind_of_key(name) or "")
+        if found is None or not found.binary:
             raise InputError(f"complete: {name!r} is not a binary relation kind", source)
     if not RELATIONS[_kind_name(rule["kind"])].symmetric:
         raise InputError(f"complete: {rule['kind']!r} must be a symmetric kind", source)

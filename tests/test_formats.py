@@ -648,3 +648,24 @@ def test_relation_instances_are_unique_and_round_trip(rel: str) -> None:
         assert formats.loads(formats.dumps(board, fmt), fmt) == board
     if len(boards) == 1:
         assert formats.dumps(boards[0], fmt) == path.read_text()  # the files are the writer's
+
+
+def test_a_newly_registered_kind_is_read_and_written() -> None:
+    """Formats know relation kinds from the registry only: one record adds a key."""
+    from futocp.relations import RelationKind, register, unregister
+    register(RelationKind("apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
+                          description="the labels differ by at least k"))
+    try:
+        board = family("latin-square", n=4, relations=[("apart", ((0, 0), (3, 3)), {"k": 2})])
+        doc = json.loads(formats.dumps(board, "json"))
+        assert doc["apart"] == [{"k": 2, "cells": [[0, 0], [3, 3]]}]
+        for fmt in ("json", "yaml"):
+            assert formats.loads(formats.dumps(board, fmt), fmt) == board
+        with pytest.raises(UsageError, match="apart relations"):
+            formats.dumps(board, "text")
+        err = error_of('{"kind": "latin-square", "size": 4,\n "apart": [{"cells": [[0, 0], [1, 1]]}]}',
+                       "json")
+        assert "apart needs 'k'" in err.message
+        assert (err.line, err.column) == (2, 12)
+    finally:
+        unregister("apart")

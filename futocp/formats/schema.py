@@ -166,7 +166,7 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
                 pair = "[[r1, c1], [r2, c2]]" if grid else "[cell_a, cell_b]"
                 if not (isinstance(item, list) and len(item) == 2):
                     raise SchemaError(f"each {key} item is {pair}", path)
-                cells, params, obj = item, {}, False
+                cells, params, obj = item, dict[str, int](), False
             else:
                 shown = "[r, c]" if grid else "cell"
                 form = "{" + "".join(f'"{p}": N, ' for p in spec.params) + f'"cells": [{shown}, ...]' + "}"
@@ -213,7 +213,7 @@ def _relations_data(board: Board, relations: Iterable[Relation], cols: int | Non
     out: dict[str, list[Any]] = {}
     rels = list(relations)
     for spec in RELATIONS.values():
-        items = []
+        items: list[Any] = []
         for rel in rels:
             if rel.kind != spec.name:
                 continue
