@@ -52,7 +52,7 @@ JIGSAW_4 = [[1, 1, 2, 2], [1, 3, 3, 2], [1, 3, 4, 2], [3, 4, 4, 4]]
 
 # ------------------------------------------------------------------ helpers
 def supports(name: str, board: Board) -> bool:
-    return not (build_model(board).features - REGISTRY[name].capabilities)
+    return not (build_model(board).features - REGISTRY[name].supported())
 
 
 def solve_all(name: str, board: Board, limit: int | None = None):
@@ -203,7 +203,7 @@ def test_unknown_family():
 def test_empty_board_solves_with_every_backend(name, fam):
     board = family(fam)
     if not supports(name, board):
-        missing = build_model(board).features - REGISTRY[name].capabilities
+        missing = build_model(board).features - REGISTRY[name].supported()
         with pytest.raises(UnsupportedError, match=sorted(missing)[0]):
             get_backend(name).solve(build_model(board))
         return
