@@ -30,6 +30,7 @@ from .formats import dumps, loads, read, read_many, write
 from .generate import generate, random_latin_square
 from .model import Model, build_model
 from .puzzles import CountResult, count, is_critical, is_puzzle, minimize, redundant_clue
+from .rating import Rating, rate
 from .result import Result, Status
 from .verify import Violation, is_solution, verify
 
@@ -43,5 +44,5 @@ __all__ = [
     "DEFAULT_BACKEND", "futoshiki", "latin_square", "sudoku", "jigsaw", "family", "list_families",
     "read", "read_many", "write", "loads", "dumps", "__version__",
     "count", "CountResult", "is_puzzle", "is_critical", "redundant_clue", "minimize", "generate",
-    "random_latin_square",
+    "random_latin_square", "rate", "Rating",
 ]

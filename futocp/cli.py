@@ -407,6 +407,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)
         print(f"futocp: seed {seed}", file=sys.stderr)
+    if args.grade is not None or args.count != 1 or args.allow_lower:
+        return _generate_graded(args, seed)
     params = dict(parse_param_text(item) for item in args.param or ())
     board = generate(args.family, seed=seed, size=args.size, params=params,
                      givens=args.givens, inequalities=args.inequalities, unique=args.unique,
@@ -460,11 +462,187 @@ def _add_puzzle_commands(sub: Any) -> None:
     p.add_argument("--pattern", choices=PATTERNS, default="random", help="QWH hole pattern")
     p.add_argument("--seed", type=int, help="random seed (default: drawn and printed on stderr)")
     p.add_argument("--backend", help="a complete backend for the uniqueness checks")
+    _add_grade_options(p)
     p.add_argument("--format", choices=sorted(formats.FORMATS), help="output format (default json, "
                    "or by the extension of -o)")
     p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
     p.set_defaults(func=cmd_generate)
 
+
+# ----------------------------------------------------------------- rating
+# ``rate``, ``explain``, ``hint`` and ``generate --grade`` (futocp.rating,
+# futocp.generate_graded). Exit codes: 0 rated (ambiguous and impossible
+# puzzles included); hint 3 = a wrong entry, 4 = the puzzle is not unique;
+# generate --grade 1 = the grade was not reached.
+def cmd_rate(args: argparse.Namespace) -> int:
+    from .rating import format_rating, format_table, rate
+
+    instances = load_instances(args.file, args.format)
+    rows = []
+    for index, (name, board) in enumerate(instances):
+        r = rate(board, args.scale)
+        record: dict[str, Any] = {"instance": args.file, "index": index, "grade": r.grade,
+                                  "status": r.status, "score": r.score, "counts": r.counts,
+                                  "guesses": r.guesses, "time_s": round(r.time_s, 6)}
+        if board.param_map.get("grade"):
+            record["asked"] = board.param_map["grade"]
+        if args.json:
+            record["weights"] = {k: list(v) for k, v in r.weights.items()}
+            _print_json(record)
+        elif len(instances) == 1:
+            print("\n".join(format_rating(r, name)))
+        rows.append(record)
+    if not args.json and len(instances) > 1:
+        print("\n".join(format_table(rows)))
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from .rating import LEVELS, closure, explain_lines, rate
+
+    board = formats.read(args.file, args.format)
+    r = rate(board, args.scale)
+    steps = r.steps
+    cut = None
+    if args.level is not None:
+        level = LEVELS.index(args.level)
+        if r.level is None or r.level > level:
+            steps = closure(board, level, args.scale).steps if level < 4 else r.steps
+            cut = level
+    if args.json:
+        _print_json(r.explain_dict(steps))
+        return EXIT_OK
+    cells = "(row,col) from 0" if board.shape else "cell numbers"
+    print(f"{args.file}: {r.grade or r.status} ({r.scale} scale), {len(r.steps)} steps; "
+          f"cells {cells}")
+    for line in explain_lines(steps):
+        print(line)
+    if cut is not None:
+        need = r.grade or r.status
+        print(f"--- the {LEVELS[cut]} techniques stop here: the puzzle needs {need} ---")
+    elif r.status != "solved":
+        print(f"--- {r.status}: {r.reason} ---")
+    return EXIT_OK
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .rating import hint, parse_state
+
+    board = formats.read(args.file, args.format)
+    entries = None
+    if args.state is not None:
+        text = _read_file(args.state) if os.path.isfile(args.state) else args.state
+        entries = parse_state(board, text)
+    h = hint(board, entries, args.scale)
+    if args.json:
+        _print_json(h.as_dict())
+    elif h.status == "hint":
+        assert h.step is not None
+        print(f"hint ({h.step.technique}, {_level_name(h.step.level)}): {h.reason}")
+    elif h.status == "wrong":
+        print(f"wrong entry: {h.reason}")
+    elif h.status == "solved":
+        print(f"solved: {h.reason}")
+    else:
+        print(f"no hint: {h.reason}")
+    return {"hint": EXIT_OK, "solved": EXIT_OK, "wrong": EXIT_NOT_CRITICAL}.get(
+        h.status, EXIT_NOT_PUZZLE)
+
+
+def _level_name(level: int) -> str:
+    from .rating import LEVELS
+
+    return LEVELS[level]
+
+
+def _add_grade_options(p: argparse.ArgumentParser) -> None:
+    """``generate``'s options for puzzles of a chosen grade."""
+    from .rating import LEVELS
+
+    p.add_argument("--grade", choices=LEVELS, help="a unique puzzle that rates exactly this "
+                   "(futoshiki, futoshiki-adjacent, latin-square; sudoku and other families "
+                   "without relations on the general scale)")
+    p.add_argument("--allow-lower", action="store_true", help="with --grade: when the grade is "
+                   "not reached, give the last puzzle and say its actual grade (instead of "
+                   "failing with exit code 1)")
+    p.add_argument("--count", type=int, default=1, metavar="K",
+                   help="with --grade: K puzzles, as a collection (tatham or sudoku lines)")
+    p.add_argument("--tries", type=int, default=50, help="with --grade: hidden solutions to try "
+                   "per puzzle (default 50)")
+
+
+def _generate_graded(args: argparse.Namespace, seed: int) -> int:
+    from .generate_graded import GradeNotReached, generate_graded_many
+    from .rating import rate
+
+    if args.grade is None:
+        raise UsageError("--count and --allow-lower go with --grade")
+    other = [name for name in ("givens", "inequalities", "holes") if getattr(args, name)]
+    other += [name for name in ("unique", "critical") if getattr(args, name)]
+    if other:
+        raise UsageError(f"--grade makes its own clues: not with --{other[0]}")
+    params = dict(parse_param_text(item) for item in args.param or ())
+    try:
+        boards = generate_graded_many(args.family, args.grade, args.count, size=args.size,
+                                      seed=seed, params=params, tries=args.tries,
+                                      allow_lower=args.allow_lower)
+    except GradeNotReached as exc:
+        print(f"futocp: {exc}", file=sys.stderr)
+        return EXIT_UNKNOWN
+    grades = []
+    for board in boards:
+        got = rate(board).grade
+        grades.append(got)
+        if got != args.grade:
+            print(f"futocp: note: asked {args.grade}, this puzzle rates {got}", file=sys.stderr)
+    if len(boards) == 1:
+        _emit(boards[0], args.output, args.format)
+        return EXIT_OK
+    fmt = args.format or (formats.detect(args.output) if args.output else None)
+    if fmt is None:
+        fmt = "tatham" if boards[0].kind in ("futoshiki", "futoshiki-adjacent") else "sudoku"
+    if fmt not in ("tatham", "sudoku"):
+        raise UsageError(f"--count {args.count} writes a collection: use --format tatham "
+                         "(futoshiki) or sudoku (Sudoku lines), not " + fmt)
+    text = "".join(f"# grade: {g} (seed {seed}, puzzle {k})\n{formats.dumps(b, fmt)}"
+                   for k, (b, g) in enumerate(zip(boards, grades, strict=True), 1))
+    if args.output:
+        formats.base.atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _add_rating_commands(sub: Any) -> None:
+    from .rating import LEVELS, SCALES
+
+    p = sub.add_parser("rate", help="the difficulty of a puzzle (Tatham's grades), puzzle by "
+                       "puzzle for a collection",
+                       description="Exit 0 when rated (ambiguous and impossible puzzles are "
+                       "reported as such), 2 on bad input.")
+    _add_input(p)
+    p.add_argument("--scale", choices=SCALES, help="tatham (default for n x n Futoshiki and "
+                   "Latin squares) or general (any Latin board)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line per puzzle")
+    p.set_defaults(func=cmd_rate)
+
+    p = sub.add_parser("explain", help="the proof of a puzzle, step by step")
+    _add_input(p)
+    p.add_argument("--scale", choices=SCALES)
+    p.add_argument("--level", choices=LEVELS, help="only the steps of this level and below; "
+                   "mark where the puzzle needs more")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("hint", help="the next cheapest step from a player's entries",
+                       description="Exit 0: a hint (or nothing left to do); 3: an entry is wrong "
+                       "(named instead of a hint); 4: the puzzle has no unique solution.")
+    _add_input(p)
+    p.add_argument("--state", metavar="GRID", help="the player's entries: a file or a grid text, "
+                   "rows on lines or separated by '/', '.' for an empty cell")
+    p.add_argument("--scale", choices=SCALES)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_hint)
 
 # ------------------------------------------------------------ experiments
 def cmd_run(args: argparse.Namespace) -> int:
@@ -685,6 +863,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_convert)
 
     _add_puzzle_commands(sub)
+    _add_rating_commands(sub)
     _add_family_commands(sub)
     _add_experiment_commands(sub)
     _add_render_command(sub)
