@@ -51,7 +51,6 @@ from __future__ import annotations
 import io
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -811,32 +810,10 @@ def save(board: Board, path: str | os.PathLike[str], *, format: str | None = Non
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` through a temporary file in the same directory and a rename."""
-    target = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(target))
-    if os.path.isdir(target):
-        raise UsageError(f"{target} is a directory; give a file name for the picture")
-    if not os.path.isdir(folder):
-        raise UsageError(f"cannot write {target}: no such directory {folder}")
-    if os.path.exists(target):
-        mode = os.stat(target).st_mode & 0o7777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".futocp-", suffix=".tmp")
-    except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write ``data`` atomically (:func:`futocp.formats.base.atomic_write`)."""
+    from .formats.base import atomic_write
+
+    atomic_write(path, data)
 
 
 # ------------------------------------------------------------------ notebooks

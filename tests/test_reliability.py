@@ -161,3 +161,37 @@ def test_solver_imports_are_not_solve_time():
     pytest.importorskip("ortools")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert float(out.stdout) < 0.5, out.stdout  # the import alone takes 0.6-1.3 s
+
+
+# ---------------------------------------------------------------- -o robustness
+def _instance(tmp_path):
+    path = tmp_path / "sq.json"
+    path.write_text(json.dumps({"kind": "latin-square", "size": 3,
+                                "givens": [[1, 0, 0], [0, 0, 0], [0, 0, 0]]}))
+    return path
+
+
+@pytest.mark.parametrize("target", ["missing/out.json", "."])
+def test_output_to_a_missing_folder_or_a_folder_is_one_line(tmp_path, capsys, monkeypatch, target):
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", str(_instance(tmp_path)), "--to", "json", "-o", target]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write" in err and len(err.strip().splitlines()) == 1
+
+
+def test_outputs_get_the_ordinary_mode_and_keep_an_existing_one(tmp_path):
+    import os
+    import stat
+
+    src = _instance(tmp_path)
+    new = tmp_path / "new.json"
+    old = os.umask(0o022)
+    try:
+        assert main(["convert", str(src), "--to", "json", "-o", str(new)]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o644
+    new.chmod(0o640)
+    assert main(["convert", str(src), "--to", "yaml", "-o", str(new)]) == 0
+    assert stat.S_IMODE(new.stat().st_mode) == 0o640
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".futocp-")]

@@ -278,10 +278,11 @@ def test_notebook_hooks() -> None:
     board = small_futoshiki()
     assert "less-0-1" in board._repr_svg_()
     result = solve(board)
-    assert result._repr_svg_() is None  # no board attached: the notebook shows text
-    assert "sat" in result._repr_html_()
-    result.board = board
+    assert result.board is board  # solve attaches the board: the notebook shows the picture
     assert "solved-0" in result._repr_svg_() and "<svg" in result._repr_html_()
+    result.board = None
+    assert result._repr_svg_() is None  # no board: the notebook shows text
+    assert "sat" in result._repr_html_()
     assert Result(Status.UNSAT, [], board=board) == Result(Status.UNSAT, [])
 
 

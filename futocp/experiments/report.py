@@ -301,12 +301,28 @@ def plot_time_vs_size(df: pd.DataFrame, path: str, metric: str = "wall_s") -> st
         ax.set_xlabel("size (n)")
         _integer_axis(ax.xaxis)
     ax.set_yscale("log")
-    ax.set_ylabel(f"{metric} (s, solved runs; bars = 1 std)")
+    ax.set_ylabel(f"{_unit(metric)}, solved runs; bars = 1 std")
     ax.set_title("time against size")
     ax.grid(True, which="both", alpha=0.3)
     _legend_outside(ax)
-    fig.savefig(path, dpi=110)
+    _save(fig, path)
     return path
+
+
+def _unit(metric: str) -> str:
+    """The label of a metric: seconds for the ``*_s`` timings, its name otherwise."""
+    return f"{metric} (s)" if metric.endswith("_s") else metric
+
+
+def _save(fig: Any, path: str) -> None:
+    """Save a figure as PNG atomically, with the ordinary file mode."""
+    import io
+
+    from ..formats.base import atomic_write
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    atomic_write(path, buf.getvalue())
 
 
 def plot_cactus(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
@@ -320,13 +336,13 @@ def plot_cactus(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
             continue
         ax.step([times.iloc[0], *times], range(len(times) + 1), where="post", label=lab)
     ax.set_xscale("log")
-    ax.set_xlabel(f"{metric} (s)")
+    ax.set_xlabel(_unit(metric))
     ax.set_ylabel("instances solved")
     _integer_axis(ax.yaxis)
     ax.set_title("cactus plot: instances solved within a time")
     ax.grid(True, which="both", alpha=0.3)
     _legend_outside(ax)
-    fig.savefig(path, dpi=110)
+    _save(fig, path)
     return path
 
 
@@ -376,7 +392,9 @@ def report(output: str | os.PathLike[str], by: Sequence[str] | str | None = None
     summary = summarize(df, by, metric)
     files = {name: os.path.join(folder, name) for name in
              ("summary.csv", "summary.md", "time_vs_size.png", "cactus.png")}
-    summary.to_csv(files["summary.csv"], index=False)
+    from ..formats.base import atomic_write
+
+    atomic_write(files["summary.csv"], summary.to_csv(index=False))
     time_table, counter_table = _wide_tables(summary, by, metric)
     name = df["experiment"].iloc[0] if "experiment" in df.columns else os.path.basename(folder)
     unit = " (ms)" if metric.endswith("_s") else ""
@@ -400,8 +418,6 @@ def report(output: str | os.PathLike[str], by: Sequence[str] | str | None = None
     if len(counter_table.columns) > len(by):
         parts += ["", "## Mean counters per backend (seed 000, Table 2 layout)", "",
                   to_markdown(counter_table)]
-    from ..formats.base import atomic_write
-
     atomic_write(files["summary.md"], "\n".join(parts) + "\n")
     if "size" in df.columns:
         plot_time_vs_size(df, files["time_vs_size.png"], metric)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board import Board
+from ..errors import UsageError
 
 __all__ = ["Format", "atomic_write"]
 
@@ -44,18 +45,41 @@ class Format:
     solution: Callable[[Board, Sequence[Any]], str] | None = None
 
 
-def atomic_write(path: str | os.PathLike[str], text: str) -> None:
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path: str | os.PathLike[str], text: str | bytes) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename.
 
     A reader never sees a half-written file, and a failure leaves any old
-    file as it was.
+    file as it was. A new file gets the ordinary mode (0666 less the umask),
+    an existing one keeps its mode.
+
+    Raises:
+        UsageError: when the folder does not exist or ``path`` is a folder.
     """
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".futocp-", suffix=".tmp")
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write {path}: it is a folder; name a file")
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot write {path}: no folder {folder}")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mode = 0o666 & ~_umask()
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".futocp-", suffix=".tmp")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w",
+                       **({} if isinstance(text, bytes) else {"encoding": "utf-8"})) as fh:
             fh.write(text)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
