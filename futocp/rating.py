@@ -333,6 +333,9 @@ class _Unit:
         self.simple = max(caps) <= 1
 
 
+_GEOMETRY: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
 class _Engine:
     """The static structure of one model on one scale."""
 
@@ -348,6 +351,21 @@ class _Engine:
         self.full = (1 << nv) - 1
         self.n = model.n_cells
         self.tatham = scale == "tatham"
+        key = (board.n_cells, board.asterisms, board.labels, board.shape, scale,
+               () if self.tatham else tuple(con.cells for con in model.all_different))
+        geometry = _GEOMETRY.get(key)
+        if geometry is None:
+            geometry = self._geometry(model)
+            if len(_GEOMETRY) > 64:
+                _GEOMETRY.clear()
+            _GEOMETRY[key] = geometry
+        self.__dict__.update(geometry)
+        self._relations(model)
+        self._schedule(scale, techniques)
+
+    def _geometry(self, model: Model) -> dict[str, Any]:
+        """What depends only on the asterisms, labels and cages (cached across boards)."""
+        board, nv = self.board, self.nv
         # units: the asterisms (groups), then the cages' all-different groups
         units: list[_Unit] = []
         names = _group_names(board, [cells for cells, _ in model.groups])
@@ -368,6 +386,13 @@ class _Engine:
         self.peers = tuple(frozenset(x) for x in _peer_sets(self.n, units))
         self.chain_nbrs = self._chain_neighbours()
         self.mult1 = self._mult1()
+        self.classes = self._class_pairs()
+        self.inter = self._intersections() if not self.tatham else ()
+        return {name: getattr(self, name) for name in (
+            "n_groups", "units", "cell_units", "peers", "chain_nbrs", "mult1", "classes", "inter")}
+
+    def _relations(self, model: Model) -> None:
+        """The relations of the board (per model)."""
         # relations
         self.less = tuple((r.a, r.b) for r in model.less)
         binary = [r for r in model.binary if r.kind != "less"]
@@ -380,10 +405,10 @@ class _Engine:
         self.rels = tuple(rels)
         self.cages = tuple((tuple(r.cells), model.combinations(r), r.param_map.get("sum"))
                            for r in model.cages) if not self.tatham else ()
-        self.classes = self._class_pairs()
-        self.inter = self._intersections() if not self.tatham else ()
         self._dependencies()
-        # the technique schedule
+
+    def _schedule(self, scale: str, techniques: Sequence[str] | None) -> None:
+        """The techniques per level, in the order tried."""
         allowed = techniques_of(scale)
         chosen = list(allowed) if techniques is None else list(techniques)
         for t in chosen:
@@ -811,7 +836,8 @@ def _less_bounds(eng: _Engine, st: _State) -> Step | None:
 
 def _rel_text(kind: str) -> str:
     return {"consecutive": "are consecutive", "nonconsecutive": "are not consecutive",
-            "ratio": "are in ratio 2"}.get(kind, f"are in relation {kind}")
+            "ratio": "are in ratio 1:2",
+            "nodot": "are neither consecutive nor in ratio 1:2"}.get(kind, f"are related by {kind}")
 
 
 def _fc(eng: _Engine, st: _State, tech: str) -> Step | None:
@@ -901,6 +927,7 @@ def _cage(eng: _Engine, st: _State) -> Step | None:
         cells, combos, total = eng.cages[k]
         ds = [doms[c] for c in cells]
         keep = [0] * len(cells)
+        fits = []
         for combo in combos:
             sub = [d & combo for d in ds]
             if not all(sub):
@@ -909,18 +936,26 @@ def _cage(eng: _Engine, st: _State) -> Step | None:
                 kept = _gac_edges(sub, [1 if (combo >> v) & 1 else 0 for v in range(eng.nv)])
             except _NoMatching:
                 continue
+            fits.append(combo)
             for i, m in enumerate(kept):
                 keep[i] |= m
         cut = [(c, d & ~kp) for c, d, kp in zip(cells, ds, keep, strict=True) if d & ~kp]
         if cut:
             elims = _elims(eng, cut)
             return Step("cage", 2, (), elims, premises=cells,
-                        _why=_lazy(lambda cells, total, elims:
-                                   f"cage: no sum {total} of different labels in "
-                                   f"[{','.join(eng.cell_name(c) for c in cells)}] fits "
-                                   f"→ {_elim_text(eng, elims)}", cells, total, elims))
+                        _why=_lazy(_cage_text, eng, cells, total, fits, elims))
         pending.discard(k)
     return None
+
+
+def _cage_text(eng: _Engine, cells: Sequence[int], total: int, fits: Sequence[int],
+               elims: Sequence[tuple[int, Label]]) -> str:
+    sets = " or ".join("{" + eng.labels(m) + "}" for m in fits[:4])
+    if len(fits) > 4:
+        sets += f" (or {len(fits) - 4} more)"
+    what = f"only {sets} fit" + ("s" if len(fits) == 1 else "") if fits else "no set fits"
+    return (f"cage: [{','.join(eng.cell_name(c) for c in cells)}] adds up to {total} with "
+            f"different labels; {what} → {_elim_text(eng, elims)}")
 
 
 # ------------------------------------------------------------ matching (GAC)
@@ -1395,22 +1430,42 @@ def _solve(eng: _Engine, st: _State, maxlevel: int) -> _Outcome:
     return _Outcome("solved", 4, steps, [st.labels()], guesses, 1, state=st)
 
 
+# backends that hold a model the counting choice refuses (binary kinds through their
+# support), fastest first on hard adjacent-mode puzzles (benchmarks/rating.py)
+_FALLBACK_BACKENDS = ("sat", "listcolor")
+_COUNTERS: dict[tuple[Any, ...], str | None] = {}
+
+
 def _solutions(eng: _Engine, st: _State, limit: int = 2) -> list[tuple[Label, ...]]:
-    """Up to ``limit`` solutions of the engine's board (a complete backend, else
-    the engine's own search from ``st``)."""
+    """Up to ``limit`` solutions of the engine's board: a complete backend
+    (:func:`futocp.puzzles.counting_backend`, or one of :data:`_FALLBACK_BACKENDS`
+    when it refuses the model), else the engine's own search from ``st``. The
+    backend chosen for a kind of model is remembered (choosing probes every
+    backend's availability)."""
     from .backends import get_backend  # a backend, only when guessing is needed
     from .puzzles import counting_backend
 
     model = build_model(eng.board)
-    try:
-        result = counting_backend(model).solve(model, limit=limit)
-    except FutocpError:
-        try:  # the native search holds every binary kind through its support
-            result = get_backend("listcolor").solve(model, limit=limit)
+    key = (model.features, model.n_cells * model.n_values > 100_000)
+    names: list[str | None]
+    if key in _COUNTERS:
+        names = [_COUNTERS[key]]
+    else:
+        try:
+            names = [counting_backend(model).name]
         except FutocpError:
-            result = None
-    if result is not None and (result.exhausted or result.n_solutions >= limit):
-        return [tuple(s) for s in result.solutions[:limit]]
+            names = list(_FALLBACK_BACKENDS)
+    for name in names:
+        if name is None:
+            break
+        try:
+            result = get_backend(name).solve(model, limit=limit)
+        except FutocpError:
+            continue
+        if result.exhausted or result.n_solutions >= limit:
+            _COUNTERS[key] = name
+            return [tuple(sol) for sol in result.solutions[:limit]]
+    _COUNTERS.setdefault(key, None)
     found: list[tuple[Label, ...]] = []
     _search(eng, st.copy(), limit, found)
     return found
