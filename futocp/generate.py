@@ -39,6 +39,13 @@ draws fresh randomness).
   second random Latin square (each symbol's cells are a permutation matrix,
   so each row and column gets one) plus ``H mod n`` random cells of one more
   symbol.
+* :func:`relation_puzzle` makes puzzles of the families whose instances list
+  relations (the ``lists:`` of their family file): Killer Sudoku (random
+  connected cages with distinct labels covering the grid, :func:`random_cages`),
+  Kropki and adjacent Futoshiki (the marks a hidden solution puts between
+  neighbours, :func:`solution_relations`: all of them under a ``complete``
+  rule, else a random share). Marks (where some are left) or givens are added
+  until the solution is unique, then givens are removed while it stays unique.
 * :func:`generate` dispatches on a family name (what ``futocp generate`` calls).
 
 Example:
@@ -59,11 +66,13 @@ from typing import Any
 
 from . import families
 from .api import solve
+from .backends import REGISTRY
 from .board import Board, Label
 from .errors import BoardError, UsageError
 from .families import grid_lines
 from .model import build_model
 from .puzzles import clue_is_necessary, counting_backend, keep_cells, minimize, unique_solution
+from .relations import Relation, RelationKind, get_kind
 from .result import Status
 
 __all__ = [
@@ -74,6 +83,14 @@ __all__ = [
     "futoshiki_puzzle",
     "qwh",
     "PATTERNS",
+    "listed_kinds",
+    "random_cages",
+    "solution_relations",
+    "relation_puzzle",
+    "CAGE_SIZES",
+    "CAGE_DRAWS",
+    "CHECK_BACKENDS",
+    "DOT_SHARE",
     "generate",
 ]
 
@@ -377,14 +394,15 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
 
 
 def _strip_to(board: Board, inequalities: int | None, givens: int | None, rng: random.Random,
-              backend: str | None) -> Board | None:
+              backend: str | None, keep: Iterable[int] = ()) -> Board | None:
     """Remove signs and givens of a unique Futoshiki at random while it stays unique,
-    down to the counts given (None: that count is free); None when uniqueness
-    forbids reaching them."""
+    down to the counts given (None: that count is free; givens on ``keep`` cells
+    stay); None when uniqueness forbids reaching them."""
     signs = [r for r in board.relations if r.kind == "less"]
     over = {"sign": 0 if inequalities is None else len(signs) - inequalities,
             "clue": 0 if givens is None else len(board.clues) - givens}
-    items = [("sign", r) for r in signs] + [("clue", c) for c in board.clues]
+    kept = set(keep)
+    items = [("sign", r) for r in signs] + [("clue", c) for c in board.clues if c[0] not in kept]
     rng.shuffle(items)
     for what, item in items:
         if not over[what]:
@@ -441,10 +459,375 @@ def qwh(n: int, holes: int, pattern: str = "random", seed: int | None = None,
     return families.latin_square(n, givens)
 
 
+# ------------------------------------------------------- relation families
+CAGE_SIZES: tuple[int, ...] = (2, 2, 2, 3, 3, 3, 3, 4, 4, 5)
+"""Cage sizes a new cage aims at, drawn uniformly from this tuple (so 2 to 5
+cells, 3 most often; a cage that cannot grow stays smaller, see :func:`random_cages`)."""
+
+CHECK_BACKENDS: tuple[str, ...] = ("sat", "cpsat")
+"""The backends :func:`relation_puzzle` checks uniqueness with when none is named,
+the first available that holds the board (the SAT encoding was the fastest at
+finding a second solution of cage-only Killer boards and adjacent Futoshiki;
+see docs/performance.md, "Relations"); else :func:`futocp.puzzles.counting_backend`."""
+
+CAGE_DRAWS = 10
+"""Cage draws :func:`relation_puzzle` tries on one hidden solution for cages that
+alone make the solution unique (a Killer without givens, as most are; about one
+random 9x9 draw in ten is), before it adds givens to the last one."""
+
+DOT_SHARE = 0.5
+"""The share of its hidden solution's marks a board without a ``complete`` rule
+(a Kropki with ``complete=false``) starts with; uniqueness may add more."""
+
+
+def listed_kinds(board: Board) -> tuple[str, ...]:
+    """The relation kinds the family of ``board`` lists in its instances
+    (``lists:`` of its ``models/*.yaml``, e.g. ``cage`` for Killer Sudoku,
+    ``consecutive`` and ``ratio`` for Kropki), or ``()``."""
+    try:
+        spec = families.get_family(board.kind).spec
+    except UsageError:
+        return ()
+    return tuple(families.kind_of_key(key) or key for key in spec.get("lists") or ())
+
+
+def _grid_neighbours(board: Board) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {c: [] for c in range(board.n_cells)}
+    for a, b in families.neighbour_pairs(board):
+        out[a].append(b)
+        out[b].append(a)
+    return out
+
+
+def random_cages(board: Board, solution: Sequence[Any], seed: int | None = None,
+                 sizes: Sequence[int] = CAGE_SIZES, rng: random.Random | None = None
+                 ) -> list[Relation]:
+    """Killer cages that cover a grid board, each summing its labels in ``solution``.
+
+    Cells are visited in a random order; a cell not yet caged starts a cage
+    that aims at a size drawn from ``sizes`` and grows by random orthogonal
+    neighbours that are not caged yet and whose labels are not in the cage
+    (the labels of a cage differ). A cage cannot have one cell: such a cell
+    then joins a random neighbouring cage that is below ``max(sizes)`` cells
+    and lacks its label; else it takes a neighbour from a cage of three cells
+    or more (which stays connected); else it joins any neighbouring cage that
+    lacks its label (the only way a cage exceeds ``max(sizes)``, rare); when
+    none of these is possible the cages are drawn again. So every cage is
+    orthogonally connected, has two cells or more and holds distinct labels.
+
+    Args:
+        board: A grid board (the cages' cells are its cell numbers).
+        solution: An integer label per cell (the hidden solution).
+        seed: Random seed (ignored when ``rng`` is given).
+        sizes: The target sizes, drawn uniformly.
+        rng: A random generator to draw from.
+
+    Returns:
+        ``cage`` relations with their ``sum``, one per cage.
+
+    Example:
+        >>> b = families.killer_sudoku("2x2")
+        >>> sol = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+        >>> cages = random_cages(b, sol, seed=1)
+        >>> sorted(c for r in cages for c in r.cells) == list(range(16))
+        True
+        >>> all(r.holds([sol[c] for c in r.cells]) for r in cages)
+        True
+    """
+    if board.shape is None:
+        raise BoardError("cages are drawn on grid boards")
+    if not sizes or min(sizes) < 1:
+        raise UsageError(f"cage sizes must be positive, got {tuple(sizes)}")
+    rng = rng or _rng(seed)
+    if board.n_cells < 2:
+        raise BoardError("a cage needs two cells: this board has one")
+    near = _grid_neighbours(board)
+    for _ in range(100):
+        cages = _draw_cages(board.n_cells, solution, sizes, near, rng)
+        if all(len(cage) > 1 for cage in cages):
+            return [Relation("cage", tuple(sorted(cage)),
+                             (("sum", sum(solution[c] for c in cage)),)) for cage in cages]
+    raise BoardError("found no cages of two cells or more with distinct labels for this "
+                     "solution in 100 draws")
+
+
+def _draw_cages(n_cells: int, solution: Sequence[Any], sizes: Sequence[int],
+                near: Mapping[int, list[int]], rng: random.Random) -> list[list[int]]:
+    """One draw of :func:`random_cages` (it may leave a cage of one cell)."""
+    owner: dict[int, int] = {}
+    cages: list[list[int]] = []
+    order = list(range(n_cells))
+    rng.shuffle(order)
+    for start in order:
+        if start in owner:
+            continue
+        target = sizes[rng.randrange(len(sizes))]
+        cage, labels = [start], {solution[start]}
+        owner[start] = len(cages)
+        while len(cage) < target:
+            grow = sorted({d for c in cage for d in near[c]
+                           if d not in owner and solution[d] not in labels})
+            if not grow:
+                break
+            cell = grow[rng.randrange(len(grow))]
+            cage.append(cell)
+            labels.add(solution[cell])
+            owner[cell] = owner[start]
+        cages.append(cage)
+    largest = max(sizes)
+    for i, cage in enumerate(cages):
+        if len(cage) == 1:
+            _rehome(cage[0], i, cages, owner, near, solution, largest, rng)
+    return [cage for cage in cages if cage]
+
+
+def _rehome(cell: int, alone: int, cages: list[list[int]], owner: dict[int, int],
+            near: Mapping[int, list[int]], solution: Sequence[Any], largest: int,
+            rng: random.Random) -> None:
+    """Give the one cell of cage ``alone`` a cage of two cells or more (a cage needs two):
+    join a neighbouring cage below ``largest`` cells that lacks its label; else take a
+    neighbour (of another label) from a cage of three cells or more that stays
+    connected without it; else join any neighbouring cage that lacks its label."""
+    label = solution[cell]
+
+    def lacks(k: int) -> bool:
+        return all(solution[x] != label for x in cages[k])
+
+    def joins(k: int) -> None:
+        cages[k].append(cell)
+        owner[cell] = k
+        cages[alone] = []
+
+    hosts = sorted({owner[d] for d in near[cell] if len(cages[owner[d]]) < largest
+                    and lacks(owner[d])})
+    if hosts:
+        joins(hosts[rng.randrange(len(hosts))])
+        return
+    donors = [d for d in near[cell] if solution[d] != label and len(cages[owner[d]]) >= 3
+              and _linked([x for x in cages[owner[d]] if x != d], near)]
+    if donors:
+        d = donors[rng.randrange(len(donors))]
+        cages[owner[d]].remove(d)
+        cages[alone].append(d)
+        owner[d] = alone
+        return
+    hosts = sorted({owner[d] for d in near[cell] if lacks(owner[d])})
+    if hosts:
+        joins(hosts[rng.randrange(len(hosts))])
+
+
+def _linked(cells: Sequence[int], near: Mapping[int, list[int]]) -> bool:
+    """Are ``cells`` orthogonally connected?"""
+    todo, seen, inside = [cells[0]], {cells[0]}, set(cells)
+    while todo:
+        for d in near[todo.pop()]:
+            if d in inside and d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen == inside
+
+
+def solution_relations(board: Board, solution: Sequence[Any], kinds: Sequence[str]
+                       ) -> list[Relation]:
+    """Every neighbour pair of a grid board marked by the binary ``kinds`` that hold on it.
+
+    A pair on which several kinds hold gets the one that allows the fewest
+    label pairs of the board (the most telling mark), ties going to the kind
+    named last: so Kropki's 1-2 pair, both consecutive and one twice the
+    other, gets a black dot (``ratio``). Non-symmetric kinds (``less``) are
+    oriented by the solution.
+
+    Example:
+        >>> b = families.kropki(3)
+        >>> [str(r) for r in solution_relations(b, [1, 2, 3, 2, 3, 1, 3, 1, 2],
+        ...                                     ["consecutive", "ratio"])][:3]
+        ['ratio(0, 1)', 'ratio(0, 3)', 'consecutive(1, 2)']
+    """
+    specs = [get_kind(k) for k in kinds]
+    if any(not spec.binary for spec in specs):
+        raise UsageError("marks between neighbours are binary relation kinds")
+    values = [int(v) for v in board.values]
+
+    def allowed(spec: RelationKind) -> int:
+        return sum(1 for x in values for y in values if x != y and spec.holds((x, y), {}))
+
+    ranked = sorted(enumerate(specs), key=lambda item: (allowed(item[1]), -item[0]))
+    out = []
+    for a, b in families.neighbour_pairs(board):
+        for _, spec in ranked:
+            if spec.holds((solution[a], solution[b]), {}):
+                out.append(Relation(spec.name, (a, b)))
+                break
+            if not spec.symmetric and spec.holds((solution[b], solution[a]), {}):
+                out.append(Relation(spec.name, (b, a)))
+                break
+    return out
+
+
+def _relation_board(fam: families.Family, template: Board, rels: list[Relation],
+                    hidden: Sequence[Label], cells: Iterable[int]) -> Board:
+    """A board of ``fam`` with ``rels`` and the hidden labels of ``cells`` as givens."""
+    built = fam.build(None, (), None, rels, **dict(template.params))
+    clues = dict(built.clues)
+    clues.update((c, hidden[c]) for c in cells)
+    return built.with_clues(clues)
+
+
+def _second(board: Board, hidden: Sequence[Label], backend: str) -> tuple[Label, ...] | None:
+    """A solution of ``board`` other than ``hidden``, or None (``hidden`` solves it)."""
+    result = solve(board, backend, limit=2)
+    return next((tuple(s) for s in result.solutions if tuple(s) != tuple(hidden)), None)
+
+
+def _check_backend(board: Board, backend: str | None) -> str:
+    """``backend``, or the first of :data:`CHECK_BACKENDS` that can check ``board``."""
+    if backend is not None:
+        return counting_backend(build_model(board), backend).name
+    model = build_model(board)
+    for name in CHECK_BACKENDS:
+        cls = REGISTRY.get(name)
+        if cls is not None and cls.available() is True and model.features <= cls.supported():
+            return name
+    return counting_backend(model).name
+
+
+def relation_puzzle(family: str, *, size: int | None = None,
+                    params: Mapping[str, Any] | None = None, seed: int | None = None,
+                    givens: int | None = None, unique: bool = False, critical: bool = False,
+                    keep: Iterable[int | Sequence[int]] = (), rng: random.Random | None = None,
+                    backend: str | None = None, attempts: int = 30) -> Board:
+    """A puzzle of a family whose instances list relations: Killer, Kropki, adjacent Futoshiki.
+
+    A hidden solution is drawn by :func:`random_solution`; the relations the
+    family lists (:func:`listed_kinds`) come from it: cages by
+    :func:`random_cages` (up to :data:`CAGE_DRAWS` draws, the first whose
+    cages alone make the solution unique), marks between neighbours by
+    :func:`solution_relations` -- all of them when the family's ``complete``
+    rule applies (adjacent Futoshiki, ``kropki`` with ``complete=true``: the
+    rule then derives the unmarked pairs' relations), else a random
+    :data:`DOT_SHARE` of them. So the board always has a solution.
+
+    Without ``givens`` the puzzle is made unique and critical: while another
+    solution exists, a mark not yet placed that the other solution breaks is
+    added (chosen at random), or, when there is none, a random cell where the
+    other solution differs becomes a given (a Killer whose cages alone have
+    one solution has no givens); then givens are removed in a random order
+    while the solution stays unique (:func:`futocp.puzzles.minimize`;
+    relations are never removed). ``unique`` and ``critical`` say nothing more.
+
+    With ``givens`` the puzzle has exactly that many: random cells of the
+    hidden solution (not necessarily unique); with ``unique`` the puzzle grows
+    unique as above and then loses random givens while it stays unique (or
+    gains random ones) down (up) to the count, with a new hidden solution when
+    it cannot, ``attempts`` times at most.
+
+    Args:
+        family: A family that lists relations (``killer-sudoku``, ``kropki``,
+            ``kropki-sudoku``, ``futoshiki-adjacent``, or one of your own).
+        size: Board size, as :func:`futocp.families.family` takes it.
+        params: Family parameters (``box``, ``complete``...).
+        seed: Random seed (ignored when ``rng`` is given).
+        givens: The exact number of givens (see above).
+        unique: With ``givens``: the puzzle must be unique.
+        critical: Not with ``givens`` (the default puzzle is critical).
+        keep: Cells that are givens in any case (cell numbers or ``(row, col)``).
+        rng: A random generator to draw from.
+        backend: Complete backend for the uniqueness checks (default: the first of
+            :data:`CHECK_BACKENDS` that fits).
+        attempts: Hidden solutions to try for ``givens`` with ``unique``.
+
+    Raises:
+        UsageError: for a family that lists no relations, or ``critical`` with ``givens``.
+        BoardError: for counts out of range, or when no unique puzzle with
+            ``givens`` givens came out.
+
+    Example:
+        >>> b = relation_puzzle("killer-sudoku", params={"box": "2x2"}, seed=3)
+        >>> from futocp.puzzles import count
+        >>> count(b, limit=2).count, b == relation_puzzle("killer-sudoku", params={"box": "2x2"},
+        ...                                               seed=3)
+        (1, True)
+    """
+    rng = rng or _rng(seed)
+    fam = families.get_family(family)
+    template = fam.template(dict(params or {}), size)
+    kinds = listed_kinds(template)
+    if not kinds:
+        raise UsageError(f"the {fam.name} family lists no relations in its instances")
+    if any(not get_kind(k).binary and k != "cage" for k in kinds):
+        raise UsageError(f"no generator for the n-ary relations of {fam.name}")
+    if critical and givens is not None:
+        raise UsageError("give either a number of givens or critical, not both")
+    fixed = keep_cells(template, keep) - set(template.inscription)
+    least = len(template.clues) + len(fixed)
+    if givens is not None and not least <= givens <= template.n_cells:
+        raise BoardError(f"a {fam.name} board of these parameters takes {least} "
+                         f"(inscription and kept cells) to {template.n_cells} givens, "
+                         f"got {givens}")
+    complete = fam.completes(template.params)
+    checked = givens is None or unique
+    solver: str | None = None
+    for _ in range(attempts if givens is not None and unique else 1):
+        hidden = random_solution(template, rng=rng)
+
+        def board_of(rels: list[Relation], cells: Iterable[int]) -> Board:
+            return _relation_board(fam, template, rels, hidden, cells)  # noqa: B023
+
+        marks = solution_relations(template, hidden, [k for k in kinds if get_kind(k).binary])
+        pool: list[Relation] = []
+        if not complete:
+            rng.shuffle(marks)
+            cut = round(DOT_SHARE * len(marks))
+            marks, pool = marks[:cut], marks[cut:]
+        placed = list(marks)
+        if "cage" in kinds:
+            for _ in range(CAGE_DRAWS if checked else 1):
+                placed = random_cages(template, hidden, rng=rng) + marks
+                if not checked:
+                    break
+                board = board_of(placed, fixed)
+                solver = solver or _check_backend(board, backend)
+                if _second(board, hidden, solver) is None:
+                    break
+        cells = set(fixed)
+        if not checked:
+            free = [c for c in range(template.n_cells)
+                    if c not in template.clue_map and c not in cells]
+            cells |= set(rng.sample(free, (givens or 0) - least))
+            return board_of(placed, cells)
+        board = board_of(placed, cells)
+        solver = solver or _check_backend(board, backend)
+        while (other := _second(board, hidden, solver)) is not None:
+            cut_by = [r for r in pool if not r.holds([other[c] for c in r.cells])]
+            if cut_by:
+                rel = cut_by[rng.randrange(len(cut_by))]
+                pool.remove(rel)
+                placed.append(rel)
+            else:
+                differ = [c for c in range(template.n_cells)
+                          if c not in cells and other[c] != hidden[c]]
+                cells.add(differ[rng.randrange(len(differ))])
+            board = board_of(placed, cells)
+        if givens is None:
+            return minimize(board, seed=rng.getrandbits(63), keep=fixed, backend=solver)
+        if len(board.clues) <= givens:
+            free = [c for c in range(template.n_cells) if c not in board.clue_map]
+            extra = rng.sample(free, givens - len(board.clues))
+            return board.with_clues([*board.clues, *((c, hidden[c]) for c in extra)])
+        stripped = _strip_to(board, None, givens, rng, solver,
+                             keep=fixed | set(template.inscription))
+        if stripped is not None:
+            return stripped
+    raise BoardError(f"found no unique {fam.name} puzzle with exactly {givens} givens in "
+                     f"{attempts} tries (too few?); raise the count, or leave it out to let "
+                     "the generator add what uniqueness needs")
+
+
 # ----------------------------------------------------------------- dispatch
 def _template(family: str, size: int | None, params: Mapping[str, Any]) -> Board:
-    """The empty board of a family (:func:`futocp.families.family`)."""
-    return families.family(family, size=size, **params)
+    """The empty board of a family (its ``complete`` rule not applied:
+    :meth:`futocp.families.Family.template`)."""
+    return families.get_family(family).template(params, size)
 
 
 def generate(family: str, *, seed: int | None = None, size: int | None = None,
@@ -460,6 +843,9 @@ def generate(family: str, *, seed: int | None = None, size: int | None = None,
     * ``holes``: a QWH instance (``latin-square`` only), see :func:`qwh`;
     * ``futoshiki``: :func:`futoshiki_puzzle` with ``inequalities`` (default 0)
       and ``givens`` (default 0);
+    * a family whose instances list relations (``killer-sudoku``, ``kropki``,
+      ``kropki-sudoku``, ``futoshiki-adjacent``): :func:`relation_puzzle`, by
+      default a unique, critical puzzle;
     * otherwise a random complete board of the family, then
       :func:`remove_clues` with ``givens`` / ``unique`` / ``critical`` (with
       none of them the complete board itself).
@@ -481,6 +867,10 @@ def generate(family: str, *, seed: int | None = None, size: int | None = None,
                                 exact=(inequalities is not None, givens is not None))
     if inequalities is not None:
         raise UsageError("inequalities are placed on futoshiki boards only")
+    if listed_kinds(template):
+        return relation_puzzle(template.kind, params=dict(template.params), givens=givens,
+                               unique=unique, critical=critical, keep=keep, rng=rng,
+                               backend=backend)
     full = random_board(template, rng=rng)
     if givens is None and not unique and not critical:
         return full

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
+from futocp import families
 from futocp.api import solve
 from futocp.backends import REGISTRY
 from futocp.cli import main
 from futocp.errors import BoardError, UsageError
 from futocp.families import latin_square
-from futocp.formats import loads
+from futocp.formats import dumps, loads
 from futocp.generate import (
     futoshiki_puzzle,
     generate,
     qwh,
     random_board,
+    random_cages,
     random_latin_square,
+    random_solution,
     remove_clues,
+    solution_relations,
 )
 from futocp.puzzles import count, is_critical, is_puzzle, unique_solution
 from futocp.verify import verify
@@ -221,3 +226,123 @@ def test_unique_futoshiki_honours_the_requested_counts():
 def test_unique_futoshiki_with_too_few_clues_is_refused_clearly():
     with pytest.raises(BoardError, match="exactly 1 inequalities and 1 givens"):
         generate("futoshiki", size=5, inequalities=1, givens=1, unique=True, seed=3)
+
+
+# ------------------------------------------- relation families (issue 8)
+RELATION_CASES = [("killer-sudoku", 9, {}), ("killer-sudoku", 6, {}),
+                  ("kropki", 6, {}), ("kropki", 7, {"complete": True}),
+                  ("kropki-sudoku", 9, {}), ("kropki-sudoku", 4, {"complete": True}),
+                  ("futoshiki-adjacent", 7, {}), ("futoshiki-adjacent", 4, {})]
+
+
+def only_solution(board):
+    """The solution of a board that must have exactly one, checked by the oracle."""
+    assert count(board, limit=2, backend=ORACLE).count == 1
+    result = solve(board, ORACLE)
+    assert verify(board, result.solutions[0]) == []
+    return result.solutions[0]
+
+
+def cages_are_killer_cages(board, solution):
+    cages = board.relations_of("cage")
+    cells = sorted(c for r in cages for c in r.cells)
+    assert cells == list(range(board.n_cells))  # the cages cover the grid, once
+    n = board.shape[1]
+    for r in cages:
+        assert 2 <= len(r.cells) <= 6
+        labels = [solution[c] for c in r.cells]
+        assert len(set(labels)) == len(labels) and sum(labels) == r.param_map["sum"]
+        seen, todo = {r.cells[0]}, [r.cells[0]]
+        while todo:
+            x = todo.pop()
+            for y in r.cells:
+                if y not in seen and abs(x // n - y // n) + abs(x % n - y % n) == 1:
+                    seen.add(y)
+                    todo.append(y)
+        assert seen == set(r.cells)  # orthogonally connected
+
+
+@needs_listcolor
+@pytest.mark.parametrize("name,size,params", RELATION_CASES)
+def test_relation_families_generate_unique_critical_puzzles(name, size, params):
+    board = generate(name, size=size, params=params, seed=1)
+    assert board.kind == name and board.param_map.get("complete", False) == \
+        params.get("complete", False)
+    solution = only_solution(board)
+    assert is_critical(board, ORACLE) is True
+    assert board == generate(name, size=size, params=params, seed=1)
+    assert board != generate(name, size=size, params=params, seed=2)
+    assert loads(dumps(board, "json"), "json") == board
+    if name == "killer-sudoku":
+        cages_are_killer_cages(board, solution)
+        assert {r.kind for r in board.relations} == {"cage"}
+    else:
+        marks = [r for r in board.relations if r.kind in ("consecutive", "ratio")]
+        assert marks and all(r.holds([solution[c] for c in r.cells]) for r in marks)
+    if name == "futoshiki-adjacent" or params.get("complete"):
+        # every neighbour pair that the solution makes consecutive (or a ratio) is marked
+        marked = {r.cells for r in marks}
+        for a, b in families.neighbour_pairs(board):
+            x, y = solution[a], solution[b]
+            telling = abs(x - y) == 1 or (name != "futoshiki-adjacent" and 2 * min(x, y) == max(x, y))
+            assert ((a, b) in marked) == telling
+
+
+def test_killer_without_givens_when_the_cages_suffice():
+    boards = [generate("killer-sudoku", size=9, seed=s) for s in (0, 3)]
+    assert [len(b.clues) for b in boards] == [0, 0]
+    for b in boards:
+        only_solution(b)
+
+
+def test_random_cages_and_solution_relations():
+    board = families.killer_sudoku("3x3")
+    for seed in range(20):
+        solution = random_solution(board, seed=seed)
+        cages = random_cages(board, solution, seed=seed, sizes=(1, 2, 3, 4, 5))
+        assert cages == random_cages(board, solution, seed=seed, sizes=(1, 2, 3, 4, 5))
+        cages_are_killer_cages(replace(board, relations=tuple(cages)), solution)
+    with pytest.raises(UsageError):
+        random_cages(board, solution, sizes=())
+    # Kropki: the 1-2 pair is both consecutive and a ratio; it gets the black dot
+    kropki = families.kropki(3)
+    rels = solution_relations(kropki, [1, 2, 3, 2, 3, 1, 3, 1, 2], ["consecutive", "ratio"])
+    assert {str(r) for r in rels} == {"ratio(0, 1)", "ratio(0, 3)", "consecutive(1, 2)",
+                                      "consecutive(1, 4)", "consecutive(3, 4)",
+                                      "consecutive(3, 6)", "ratio(5, 8)", "ratio(7, 8)"}
+
+
+def test_relation_puzzle_givens():
+    exact = generate("killer-sudoku", size=6, givens=4, unique=True, seed=5)
+    assert len(exact.clues) == 4
+    only_solution(exact)
+    loose = generate("kropki", size=5, givens=3, seed=5)
+    assert len(loose.clues) == 3 and solvable(loose)
+    kept = generate("futoshiki-adjacent", size=5, seed=5, keep=[(2, 2)])
+    assert 12 in kept.clue_map
+    only_solution(kept)
+    with pytest.raises(UsageError, match="not both"):
+        generate("killer-sudoku", size=4, givens=3, critical=True, seed=1)
+    with pytest.raises(UsageError, match="futoshiki boards only"):
+        generate("kropki", size=5, inequalities=3, seed=1)
+    with pytest.raises(BoardError, match="givens"):
+        generate("kropki", size=4, givens=17, seed=1)
+
+
+@pytest.mark.parametrize("name", ["killer-sudoku", "kropki", "kropki-sudoku",
+                                  "futoshiki-adjacent"])
+def test_cli_new_and_generate_relation_families(name, capsys, tmp_path):
+    assert main(["new", name]) == 0
+    empty = loads(capsys.readouterr().out, "json")
+    assert empty.kind == name and not empty.clues
+    size = {"killer-sudoku": "9", "kropki-sudoku": "9"}.get(name, "6")
+    args = ["generate", "--family", name, "--size", size, "--seed", "1"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    board = loads(text, "json")
+    assert board == generate(name, size=int(size), seed=1)
+    only_solution(board)
+    out = tmp_path / "p.json"
+    assert main([*args, "-o", str(out)]) == 0 and out.read_text() == text
+    assert main(["show", str(out)]) == 0
+    assert name in capsys.readouterr().out
