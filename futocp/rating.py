@@ -1398,7 +1398,7 @@ def _solve(eng: _Engine, st: _State, maxlevel: int) -> _Outcome:
     2 and more) decides the status; it comes from a complete backend
     (:func:`futocp.puzzles.counting_backend`), or from the engine's own search
     when none can hold the model. A unique puzzle is then finished by
-    guesses (:func:`_prove`), each refuting one wrong label.
+    guesses (:func:`_guided`), each refuting a wrong label or taking the solution's.
     """
     steps: list[Step] = []
     try:
