@@ -93,7 +93,7 @@ class CountResult:
 # ------------------------------------------------------------------ backends
 def _fits(cls: type[Backend], model: Model) -> bool:
     return (cls.complete and cls.available() is True and "enumerate" in cls.capabilities
-            and model.features <= cls.capabilities
+            and model.features <= cls.supported()
             and model.n_cells * model.n_values <= cls.max_literals)
 
 
