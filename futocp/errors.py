@@ -19,6 +19,7 @@ __all__ = [
     "UnsupportedError",
     "SolverError",
     "ResourceError",
+    "TimeLimitReached",
 ]
 
 
@@ -100,4 +101,11 @@ class ResourceError(FutocpError):
 
     Not the user's input: the CLI exits with code 1, and nothing already
     written is lost.
+    """
+
+
+class TimeLimitReached(FutocpError):
+    """A command's time limit ended its searches before the answer was known.
+
+    The CLI exits with code 1 (as for any search stopped by its time limit).
     """

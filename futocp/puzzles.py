@@ -35,14 +35,17 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import random
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .backends import REGISTRY, Backend, get_backend
 from .board import Board, Label
-from .errors import BoardError, UsageError
+from .errors import BoardError, TimeLimitReached, UsageError
 from .model import Model, build_model
 from .result import Result, Status
 
@@ -58,6 +61,7 @@ __all__ = [
     "clue_is_necessary",
     "minimize",
     "keep_cells",
+    "time_limited",
 ]
 
 # Complete backends, fastest first on counting and uniqueness checks
@@ -118,9 +122,46 @@ def counting_backend(model: Model, backend: str | None = None) -> Backend:
                      f"(it needs {', '.join(sorted(model.features)) or 'nothing special'})")
 
 
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("deadline", default=None)
+
+
+@contextlib.contextmanager
+def time_limited(seconds: float | None) -> Iterator[None]:
+    """Within the block, every search of this module (uniqueness, criticality,
+    minimising, and what generators build on them) shares one deadline of
+    ``seconds``; past it, :class:`~futocp.errors.TimeLimitReached` is raised.
+
+    Example:
+        >>> from futocp.families import latin_square
+        >>> with time_limited(60):
+        ...     is_puzzle(latin_square(2, [[1, 0], [0, 0]]))
+        True
+    """
+    if seconds is not None and seconds <= 0:
+        raise UsageError(f"time limit must be positive, got {seconds!r}")
+    end = None if seconds is None else time.perf_counter() + seconds
+    outer = _DEADLINE.get()
+    if outer is not None and (end is None or outer < end):
+        end = outer
+    token = _DEADLINE.set(end)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
 def _run(model: Model, limit: int | None, backend: str | None,
          time_limit: float | None = None) -> Result:
-    return counting_backend(model, backend).solve(model, limit=limit, time_limit=time_limit)
+    end = _DEADLINE.get()
+    if end is not None:
+        left = end - time.perf_counter()
+        if left <= 0:
+            raise TimeLimitReached("the time limit was reached before the answer was known")
+        time_limit = left if time_limit is None else min(time_limit, left)
+    result = counting_backend(model, backend).solve(model, limit=limit, time_limit=time_limit)
+    if end is not None and result.status is Status.UNKNOWN:
+        raise TimeLimitReached("the time limit was reached before the answer was known")
+    return result
 
 
 # ------------------------------------------------------------------ counting

@@ -195,3 +195,29 @@ def test_outputs_get_the_ordinary_mode_and_keep_an_existing_one(tmp_path):
     assert main(["convert", str(src), "--to", "yaml", "-o", str(new)]) == 0
     assert stat.S_IMODE(new.stat().st_mode) == 0o640
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".futocp-")]
+
+
+# ---------------------------------------------------------------- commands with a time limit
+def test_check_minimize_generate_take_a_time_limit(tmp_path, capsys):
+    # an empty order-30 square has astronomically many solutions: check's search for a
+    # second one ends at once, but asking for criticality of a nearly full square takes long
+    path = tmp_path / "qwh.json"
+    path.write_text(json.dumps({"kind": "latin-square", "size": 30,
+                                "givens": [[0] * 30 for _ in range(30)]}))
+    for argv in (["check", str(path)], ["minimize", str(path)]):
+        code = main([*argv, "--time-limit", "0.001"])
+        assert code in (1, 2), argv  # stopped by the limit (1) or not a puzzle at all (2)
+    capsys.readouterr()
+    assert main(["generate", "--family", "sudoku", "--size", "9", "--critical", "--seed", "1",
+                 "--time-limit", "0.01"]) == 1
+    assert "time limit" in capsys.readouterr().err
+
+
+def test_time_limited_shares_one_deadline():
+    from futocp.errors import TimeLimitReached
+    from futocp.families import latin_square
+    from futocp.puzzles import minimize, time_limited
+
+    full = latin_square(9, [[(r + c) % 9 + 1 for c in range(9)] for r in range(9)])
+    with pytest.raises(TimeLimitReached), time_limited(0.01):
+        minimize(full, seed=1)
