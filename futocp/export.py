@@ -3,14 +3,17 @@
 :data:`EXPORTERS` maps a format name to a function ``(model, options) -> str``:
 
 * ``dimacs`` -- the ``sat`` backend's CNF with its options (``card``, ``less``,
-  ``simplify``), with comment lines that map every variable to its cell and
+  ``cage``, ``simplify``), every relation kind included, with comment lines that map every variable to its cell and
   label (``c var 17 = cell 3 (0,3) label 4``) and name the fixed cells
   (``c fixed cell 0 (0,0) label 1``), so that a model printed by any SAT
   solver can be turned back into a solution with :func:`decode`;
 * ``opb`` -- a pseudo-Boolean version over the same direct variables:
-  exactly-k as linear equalities, ``Less`` as linear inequalities, with the
-  same map in ``*`` comment lines;
-* ``cpsat`` -- the CP-SAT model proto as text (option ``formulation``);
+  exactly-k as linear equalities, ``Less`` as linear inequalities, any other
+  binary relation as support inequalities (``sum x[b,w] - x[a,v] >= 0``, w
+  supporting v), a cage as at-most-one per value and the equality
+  ``sum label * x = S``, with the same map in ``*`` comment lines;
+* ``cpsat`` -- the CP-SAT model proto as text (option ``formulation``), with
+  the backend's encodings of every relation kind;
 * ``mzn`` -- a MiniZinc model with its data (:func:`futocp.mzn.to_mzn`).
 
 Example:
@@ -46,8 +49,8 @@ def to_dimacs(model: Model, **options: Any) -> str:
 
     Args:
         model: The Model.
-        **options: ``sat`` backend options (``card``, ``less``, ``simplify``; ``solver``
-            is accepted and ignored).
+        **options: ``sat`` backend options (``card``, ``less``, ``cage``, ``simplify``;
+            ``solver`` is accepted and ignored).
     """
     from .backends.sat import SatBackend
 
@@ -160,6 +163,11 @@ def read_var_map(text: str, source: str = "<dimacs>") -> tuple[int, dict[int, tu
 _LIT = re.compile(r"^(-?)x?(\d+)$")
 
 
+# MiniSat's result file (``minisat in.cnf out.txt``) starts with a bare verdict line.
+_SAT_WORDS = ("SAT", "SATISFIABLE")
+_NO_MODEL_WORDS = ("UNSAT", "UNSATISFIABLE", "INDET", "UNKNOWN", "INDETERMINATE")
+
+
 def _true_vars(model_text: str, source: str) -> set[int]:
     true: set[int] = set()
     false: set[int] = set()
@@ -168,9 +176,13 @@ def _true_vars(model_text: str, source: str) -> set[int]:
         tokens = list(re.finditer(r"\S+", line))
         if not tokens or tokens[0].group() in ("c", "*", "o"):
             continue
+        verdict = ""
         if tokens[0].group() == "s":
             verdict = line[tokens[1].start():].strip().upper() if len(tokens) > 1 else ""
-            if verdict in ("UNSATISFIABLE", "UNKNOWN", "INDETERMINATE"):
+        elif len(tokens) == 1 and tokens[0].group().upper() in _SAT_WORDS + _NO_MODEL_WORDS:
+            verdict = tokens[0].group().upper()  # MiniSat's result format: SAT / UNSAT / INDET
+        if verdict or tokens[0].group() == "s":
+            if verdict in _NO_MODEL_WORDS:
                 raise InputError(f"the solver answered {verdict}: there is no model to decode",
                                  source, no, 1)
             continue
@@ -191,19 +203,24 @@ def _true_vars(model_text: str, source: str) -> set[int]:
                                  tok.start() + 1)
             (false if neg else true).add(var)
     if not seen_values:
-        raise InputError("no model: expected literals such as 'v 1 -2 3 0'", source)
+        raise InputError("no model: expected literals such as 'v 1 -2 3 0' (DIMACS) or a "
+                         "'SAT' line and literals (MiniSat's result file)", source)
     return true
 
 
-def decode(board_or_model: Board | Model, formula_text: str, model_text: str) -> tuple[Label, ...]:
+def decode(board_or_model: Board | Model, formula_text: str, model_text: str, *,
+           formula_source: str = "<dimacs>", model_source: str = "<model>") -> tuple[Label, ...]:
     """Turn an external solver's model back into a solution (labels per cell).
 
     Args:
         board_or_model: The Board (or Model) the formula was exported from.
         formula_text: The exported DIMACS or OPB text (or just its comment lines).
         model_text: The solver's answer: ``v`` lines (``v 1 -2 3 ... 0``, or
-            ``v x1 -x2`` from a PB solver), or plain integers; ``s`` and ``c``
-            lines are skipped.
+            ``v x1 -x2`` from a PB solver), MiniSat's result file (a ``SAT`` line,
+            then the literals; ``UNSAT`` or ``INDET`` is an error), or plain
+            integers; ``s`` and ``c`` lines are skipped.
+        formula_source: The name of the formula in error messages (its file).
+        model_source: The name of the model in error messages (its file).
 
     Returns:
         One label per cell, fixed cells included (check it with :func:`futocp.verify`).
@@ -213,11 +230,11 @@ def decode(board_or_model: Board | Model, formula_text: str, model_text: str) ->
             board, or a model that gives a cell no label or two.
     """
     board = board_or_model.board if isinstance(board_or_model, Model) else board_or_model
-    n_cells, var_map, fixed = read_var_map(formula_text)
+    n_cells, var_map, fixed = read_var_map(formula_text, formula_source)
     if n_cells != board.n_cells:
         raise InputError(f"the formula is for {n_cells} cells, the board has {board.n_cells}",
-                         "<dimacs>")
-    true = _true_vars(model_text, "<model>")
+                         formula_source)
+    true = _true_vars(model_text, model_source)
     chosen: dict[int, list[Label]] = {c: [label] for c, label in fixed.items()}
     for var, (c, label) in var_map.items():
         if var in true:
@@ -229,9 +246,9 @@ def decode(board_or_model: Board | Model, formula_text: str, model_text: str) ->
         if len(labels) != 1:
             what = "no label" if not labels else f"{len(labels)} labels"
             raise InputError(f"the model gives cell {board.cell_name(c)} {what}; "
-                             f"is it a model of this formula?", "<model>")
+                             f"is it a model of this formula?", model_source)
         if labels[0] not in values:
             raise InputError(f"label {labels[0]!r} of cell {board.cell_name(c)} is not a label "
-                             f"of this board", "<dimacs>")
+                             f"of this board", formula_source)
         out.append(labels[0])
     return tuple(out)

@@ -5,28 +5,34 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from futocp.backends.sat import (
     AUTO_SOLVERS,
+    CAGE_ENCODINGS,
     CARD_ENCODINGS,
     LESS_ENCODINGS,
     SatBackend,
     SatFormulation,
     _solver_names,
+    pb_available,
 )
 from futocp.board import Board
 from futocp.errors import InputError, UnsupportedError, UsageError
-from futocp.export import EXPORTERS, decode, export, to_dimacs, to_opb
+from futocp.export import EXPORTERS, decode, export, read_var_map, to_dimacs, to_opb
 from futocp.families import futoshiki, latin_square
 from futocp.formats import read
 from futocp.model import build_model
+from futocp.relations import Relation as Rel
+from futocp.relations import RelationKind, register, unregister
 from futocp.result import Status
 from futocp.verify import verify
 
 from .conftest import brute_force_count, multiset_board, string_square
+from .test_cpsat import RELATION_CASES
 
 pytest.importorskip("pysat", reason="python-sat is not installed")
 
@@ -329,3 +335,226 @@ def test_exporters_table() -> None:
     assert "variables" in export(model, "cpsat")
     with pytest.raises(UsageError, match="unknown export format"):
         export(model, "xml")
+
+
+# ------------------------------------------------------------ relations
+def _relation_board(case: tuple) -> Board:
+    from .test_cpsat import relation_board
+
+    return relation_board(*case)
+
+
+def _relation_params() -> list:
+    from .test_cpsat import relation_boards
+
+    return relation_boards()
+
+
+PB = pb_available() is True
+CAGE_OPTIONS = [pytest.param(c, marks=[] if c != "pb" or PB else
+                             [pytest.mark.skip(reason=str(pb_available()))])
+                for c in CAGE_ENCODINGS]
+
+
+def check_count(board: Board, result, expected: int) -> None:
+    assert result.exhausted
+    assert result.n_solutions == expected
+    assert len(set(result.solutions)) == result.n_solutions
+    for sol in result.solutions:
+        assert verify(board, sol) == [], sol
+    assert result.status is (Status.SAT if expected else Status.UNSAT)
+
+
+@pytest.mark.parametrize("case", _relation_params())
+@pytest.mark.parametrize("cage", CAGE_OPTIONS)
+@pytest.mark.parametrize("filtering", ["lists", "none"])
+def test_relation_counts(case: tuple, cage: str, filtering: str) -> None:
+    board = _relation_board(case)
+    model = build_model(board, filtering)
+    expected = brute_force_count(board)
+    for less in LESS_ENCODINGS:
+        for simplify in (True, False):
+            r = SatBackend().solve(model, limit=None, cage=cage, less=less, simplify=simplify)
+            check_count(board, r, expected)
+
+
+@pytest.mark.parametrize("card", CARD_ENCODINGS)
+@pytest.mark.parametrize("cage", CAGE_OPTIONS)
+def test_relation_counts_every_card(card: str, cage: str) -> None:
+    """Every card encoding carries the all-different groups and the
+    combinations' exactly-one: the boards with cages, both filterings."""
+    for case in [c for c in RELATION_CASES if c[0] in ("cage", "mixed", "sudoku-cage")]:
+        board = _relation_board(case)
+        for filtering in ("lists", "none"):
+            r = SatBackend().solve(build_model(board, filtering), limit=None, card=card,
+                                   cage=cage, solver="cadical195")
+            check_count(board, r, brute_force_count(board))
+
+
+@pytest.mark.parametrize("cage", CAGE_OPTIONS)
+def test_labels_not_index_plus_offset(cage: str) -> None:
+    from .test_cpsat import odd_labels_board
+
+    board = odd_labels_board()
+    for filtering in ("lists", "none"):
+        r = SatBackend().solve(build_model(board, filtering), limit=None, cage=cage)
+        check_count(board, r, brute_force_count(board))
+
+
+def test_relation_structure() -> None:
+    board = replace(latin_square(4), relations=(
+        Rel("consecutive", (0, 1)), Rel("cage", (5, 6, 9), (("sum", 6),))))
+    model = build_model(board, "none")
+    form = SatBackend().compile(model, simplify=False, cage="combinations")
+    combos = [obj for obj in form.pool.obj2id if obj[0] == "comb"]
+    assert len(combos) == 1  # {1, 2, 3} is the only set of 3 labels summing to 6
+    # consecutive: x[0,v] -> x[1,v-1] | x[1,v+1], and back
+    x = form.pool.obj2id
+    assert sorted([-x["x", 0, 0], x["x", 1, 1]]) in [sorted(cl) for cl in form.cnf.clauses]
+    assert form.map_comments()[0].endswith("cage combinations")
+    stats = SatBackend().solve(model, cage="combinations").stats
+    assert stats["cage"] == "combinations"
+
+
+def test_capabilities() -> None:
+    assert {"binary", "alldifferent", "cage", "consecutive", "nonconsecutive", "ratio",
+            "less"} <= SatBackend.supported()
+
+
+# ------------------------------------------------------------ unsat
+@pytest.mark.parametrize("cage", CAGE_OPTIONS)
+def test_unreachable_cage_sum_is_unsat(cage: str) -> None:
+    base = latin_square(4)
+    board = replace(base, relations=(Rel("cage", (0, 1), (("sum", 9),)),))
+    r = SatBackend().solve(build_model(board), cage=cage)
+    assert r.status is Status.UNSAT and "sum" in r.stats["reason"]
+    # the CNF alone proves it too (without the model's conflict check)
+    for simplify in (True, False):
+        form = SatBackend().compile(build_model(board, "none"), cage=cage, simplify=simplify)
+        assert form.trivially_unsat or not _solve_cnf(form.cnf.clauses)
+    # a sum the labels reach but the board does not: {1, 2} in row 0, 1 given elsewhere
+    board = replace(base, relations=(Rel("cage", (0, 1), (("sum", 3),)),), clues=((2, 1),))
+    for filtering in ("lists", "none"):
+        r = SatBackend().solve(build_model(board, filtering), limit=None, cage=cage,
+                               simplify=False)
+        check_count(board, r, 0)
+
+
+def _solve_cnf(clauses) -> bool:
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+        return s.solve()
+
+
+def test_pb_unavailable_is_refused(monkeypatch) -> None:
+    import pysat.pb
+
+    board = replace(latin_square(4), relations=(Rel("cage", (0, 1), (("sum", 3),)),))
+    monkeypatch.setattr(pysat.pb, "pindakaas_present", False, raising=False)
+    with pytest.raises(UnsupportedError, match="pindakaas"):
+        SatBackend().solve(build_model(board), cage="pb")
+    # a model without cages does not need it
+    assert SatBackend().solve(build_model(latin_square(3)), cage="pb").status is Status.SAT
+
+
+# ------------------------------------------------------------ a kind registered here
+@pytest.fixture
+def apart_kind():
+    kind = register(RelationKind("apart-test", lambda v, p: abs(v[0] - v[1]) >= 2,
+                                 description="labels differ by at least 2"))
+    yield kind
+    unregister(kind.name)
+
+
+def test_a_kind_registered_in_a_test(apart_kind) -> None:
+    from .test_cpsat import apart_board
+
+    board = apart_board()
+    expected = brute_force_count(board)
+    assert expected > 0
+    for filtering in ("lists", "none"):
+        model = build_model(board, filtering)
+        check_count(board, SatBackend().solve(model, limit=None), expected)
+        text = to_dimacs(model)
+        assert _count_dimacs(board, text) == expected
+        assert _count_opb(board, to_opb(model)) == expected
+
+
+# ------------------------------------------------------------ exports round trip
+def _count_dimacs(board: Board, text: str) -> int:
+    """Every model of the DIMACS text (distinct on the mapped variables), decoded and verified."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    cnf = CNF(from_string=text)
+    _, var_map, _ = read_var_map(text)
+    seen = set()
+    with Solver(name="cadical195", bootstrap_with=cnf.clauses) as s:
+        while s.solve():
+            model = s.get_model()
+            values = decode(board, text, "v " + " ".join(map(str, model)) + " 0")
+            assert verify(board, values) == [], values
+            assert values not in seen
+            seen.add(values)
+            block = [-lit for lit in model if lit > 0 and lit in var_map]
+            if not block:
+                break
+            s.add_clause(block)
+    return len(seen)
+
+
+def _count_opb(board: Board, text: str) -> int:
+    """Every model of the OPB text, found by CP-SAT as a 0-1 solver, decoded and verified."""
+    from ortools.sat.python import cp_model
+
+    n_vars, _, constraints = _parse_opb(text)
+    m = cp_model.CpModel()
+    xs = {v: m.new_bool_var(f"x{v}") for v in range(1, n_vars + 1)}
+    for terms, op, rhs in constraints:
+        lhs = sum(k * xs[v] for k, v in terms)
+        m.add(lhs == rhs if op == "=" else lhs >= rhs)
+    found: list[tuple] = []
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            answer = " ".join(("" if self.value(x) else "-") + f"x{v}" for v, x in xs.items())
+            found.append(decode(board, text, "v " + (answer or "0")))
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.solve(m, Collect())
+    for values in found:
+        assert verify(board, values) == [], values
+    assert len(set(found)) == len(found)
+    return len(found)
+
+
+@pytest.mark.parametrize("case", _relation_params())
+@pytest.mark.parametrize("cage", CAGE_OPTIONS)
+def test_relation_exports_round_trip(case: tuple, cage: str) -> None:
+    board = _relation_board(case)
+    expected = brute_force_count(board)
+    for filtering, simplify in (("lists", True), ("none", False)):
+        model = build_model(board, filtering)
+        if model.conflict is not None:  # the exports encode the model alone
+            continue
+        dimacs = to_dimacs(model, cage=cage, simplify=simplify)
+        assert _count_dimacs(board, dimacs) == expected
+        opb = to_opb(model, cage=cage, simplify=simplify)
+        assert _count_opb(board, opb) == expected
+
+
+def test_opb_relations() -> None:
+    board = replace(latin_square(3), relations=(
+        Rel("consecutive", (0, 1)), Rel("cage", (4, 5), (("sum", 5),)),
+        Rel("ratio", (6, 7))))
+    _, _, constraints = _parse_opb(to_opb(build_model(board, "none"), simplify=False))
+    cage = [c for c in constraints if c[1] == "=" and sorted(k for k, _ in c[0]) ==
+            [1, 1, 2, 2, 3, 3]]
+    assert len(cage) == 1 and cage[0][2] == 5
+    # at most one of each value in the cage
+    assert sum(1 for terms, op, rhs in constraints if op == ">=" and rhs == -1) == 3
+    # one support inequality per value of the first cell of each binary relation
+    support = [c for c in constraints if c[1] == ">=" and c[2] == 0]
+    assert len(support) == 6

@@ -21,14 +21,43 @@ as ``card_multi``). ``pairwise`` (the default) is refused when it would write
 more than :data:`MAX_PAIRWISE_CLAUSES` clauses (an empty square of order 52 or
 more): the message names a linear encoding.
 
-``Less`` (value(a) < value(b)) is encoded by option ``less``:
+A partial all-different group (a cage's cells) gets at-most-one per value
+among its cells (the ``card`` encoding).
 
-* ``support``: for each value v of a, ``x[a,v] -> OR x[b,w] (w > v)`` and for
-  each value w of b, ``x[b,w] -> OR x[a,v] (v < w)``;
+Every binary relation kind of the registry (:mod:`futocp.relations`) gets the
+*support encoding* built from its support (:meth:`~futocp.model.Model.support`):
+for each value v of a, ``x[a,v] -> OR x[b,w] (w supports v)``, and for each
+value w of b, ``x[b,w] -> OR x[a,v] (v supports w)`` -- unit propagation then
+keeps the relation arc consistent. ``Less`` (value(a) < value(b)) is encoded
+by option ``less``:
+
+* ``support``: the support encoding above (``w > v``, ``v < w``);
 * ``order``: the order encoding of Tamura et al. (Constraints 14(2), 2009):
   auxiliary variables ``("ge", c, v)`` meaning value(c) >= v, chained
   (``ge(c,v') -> ge(c,v)`` for v < v'), channelled to the direct ones, and
   ``ge(a,t) -> ge(b,t+1)`` for every value t of a.
+
+A cage's sum (labels pairwise different, summing to S) is encoded by option
+``cage``:
+
+* ``combinations``: one auxiliary variable ``("comb", i, K)`` per label set K
+  the cage may hold (:meth:`~futocp.model.Model.combinations`, restricted to
+  the sets the cells' lists and fixed cells still allow), exactly one of them
+  true (``card`` encoding), each value of a chosen set present in the cage
+  (``comb(K) -> OR x[c,v]``), and a value of no remaining set absent
+  (``x[c,v] -> OR comb(K), v in K``);
+* ``pb``: the pseudo-Boolean equality ``sum label(v) * x[c,v] = S`` through
+  python-sat's :class:`pysat.pb.PBEnc` (its default encoder), which needs
+  python-sat's ``pb`` extra (``pip install 'python-sat[pb]'``: the pindakaas
+  package for python-sat 1.9, pypblib before).
+
+The default, :data:`DEFAULT_CAGE`, was chosen by measurement: on random 9x9
+Killer boards (cages of 2 to 5 cells cut from a hidden solution, 50 boards
+per set), ``combinations`` takes about a third of ``pb``'s median wall time
+(3.2x faster enumerating every solution of fully caged boards, 2.9x finding
+two solutions when 40% of the cages are dropped), in encoding and in search
+alike, with 40% fewer clauses; python-sat's other PB encoders (bdd,
+seqcounter, adder) are slower still.
 
 With ``simplify`` (default), unit propagation runs on the CNF once it is
 built, and the formula is encoded again with the values it fixed or removed
@@ -60,20 +89,21 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from ..errors import UnsupportedError, UsageError
 from ..model import Model
 from ..propagate import bits
+from ..relations import Relation
 from ..result import Result, Status
 from .base import Backend, Deadline, Option
 
 __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "LESS_ENCODINGS",
-           "AMO_ONLY", "MULTI_FALLBACK", "AUTO_SOLVERS", "MAX_PAIRWISE_CLAUSES", "encode",
-           "pairwise_size",
+           "CAGE_ENCODINGS", "DEFAULT_CAGE", "AMO_ONLY", "MULTI_FALLBACK", "AUTO_SOLVERS",
+           "MAX_PAIRWISE_CLAUSES", "encode", "pairwise_size", "pb_available",
            "resolve_solver"]
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer",
@@ -89,6 +119,9 @@ MULTI_FALLBACK = "seqcounter"
 
 LESS_ENCODINGS = ("support", "order")
 
+CAGE_ENCODINGS = ("combinations", "pb")
+"""Encodings of a cage's sum (see the module docstring)."""
+
 MAX_PAIRWISE_CLAUSES = 10_000_000
 """Above this many pairwise clauses (about 1.5 GB of Python lists) the encoding is refused."""
 
@@ -97,6 +130,7 @@ NON_INCREMENTAL = ("kissat",)
 
 DEFAULT_CARD = "pairwise"
 DEFAULT_LESS = "support"
+DEFAULT_CAGE = "combinations"
 AUTO_SOLVERS: dict[str, tuple[str, ...]] = {
     "one": ("kissat404", "cadical195", "cadical300", "glucose42", "minisat22"),
     "many": ("cadical195", "cadical153", "glucose42", "glucose4", "minisat22"),
@@ -124,6 +158,7 @@ class SatFormulation:
         fixed: Cell -> value index, for cells whose list is a single value.
         card: The cardinality encoding.
         less: The Less encoding.
+        cage: The cage encoding.
         card_multi: The encoding used for counts above 1 (None if there are none).
         trivially_unsat: True when the simplification met an empty clause.
     """
@@ -136,6 +171,7 @@ class SatFormulation:
     fixed: dict[int, int]
     card: str
     less: str
+    cage: str = DEFAULT_CAGE
     card_multi: str | None = None
     trivially_unsat: bool = False
     stats: dict[str, Any] = field(default_factory=dict)
@@ -173,7 +209,10 @@ class SatFormulation:
         """Comment lines naming every direct variable and every fixed cell."""
         board = self.model.board
         vals = self.model.values
-        lines = [f"{prefix} futocp cells {board.n_cells} card {self.card} less {self.less}"]
+        head = f"{prefix} futocp cells {board.n_cells} card {self.card} less {self.less}"
+        if self.model.cages:
+            head += f" cage {self.cage}"
+        lines = [head]
         for var, (c, v) in sorted(self.var_map.items()):
             lines.append(f"{prefix} var {var} = cell {c} {board.cell_name(c)} "
                          f"label {json.dumps(vals[v])}")
@@ -188,44 +227,73 @@ class SatFormulation:
         parts.extend(" ".join(map(str, cl)) + " 0" for cl in self.cnf.clauses)
         return "\n".join(parts) + "\n"
 
+    def lit(self, cell: int, value: int) -> Lit:
+        """The direct literal of (cell, value index), or a constant for a fixed
+        cell or a value no longer in the cell's list."""
+        if cell in self.fixed:
+            return self.fixed[cell] == value
+        return self._lits[cell].get(value, False)
+
+    @cached_property
+    def _lits(self) -> list[dict[int, int]]:
+        return [dict(pairs) for pairs in self.cell_vars]
+
     def to_opb(self) -> str:
         """A pseudo-Boolean (OPB) version over the direct variables.
 
         Exactly-k constraints become linear equalities (``+1 x1 +1 x2 = 1 ;``),
         ``Less(a, b)`` the inequality ``sum v*x[b,v] - sum v*x[a,v] >= 1``
-        (v = value index), constants moved to the right-hand side.
+        (v = value index); any other binary relation one support inequality per
+        value v of its first cell, ``sum x[b,w] - x[a,v] >= 0`` (w supporting v:
+        with exactly one value per cell this is the relation); a partial
+        all-different group at-most-one per value (``-1 x1 -1 x2 >= -1``); a
+        cage the equality ``sum label(v) * x[c,v] = S``. Constants (fixed cells,
+        removed values) are moved to the right-hand side.
         """
         model = self.model
         lines: list[str] = []
         trivially_false = False
 
-        def emit(terms: list[tuple[int, int]], op: str, rhs: int) -> None:
+        def emit(terms: Iterable[tuple[int, Lit]], op: str, rhs: int) -> None:
             nonlocal trivially_false
-            terms = [(k, var) for k, var in terms if k != 0]
-            if not terms:
+            body: list[tuple[int, int]] = []
+            for k, lit in terms:
+                if lit is True:
+                    rhs -= k
+                elif lit is not False and k != 0:
+                    body.append((k, lit))
+            if not body:
                 ok = (0 == rhs) if op == "=" else (0 >= rhs)
                 trivially_false |= not ok
                 return
-            body = " ".join(f"{k:+d} x{var}" for k, var in terms)
-            lines.append(f"{body} {op} {rhs} ;")
+            text = " ".join(f"{k:+d} x{var}" for k, var in body)
+            lines.append(f"{text} {op} {rhs} ;")
 
+        lit = self.lit
         for pairs in self.cell_vars:
             if pairs:
                 emit([(1, var) for _, var in pairs], "=", 1)
-        lit = [dict(pairs) for pairs in self.cell_vars]
         for cells, counts in _groups(model):
             for v in range(model.n_values):
                 need = 1 if counts is None else counts[v]
-                need -= sum(1 for c in cells if self.fixed.get(c) == v)
-                emit([(1, lit[c][v]) for c in cells if v in lit[c]], "=", need)
-        for con in model.less:
-            terms, rhs = [], 1
-            for cell, sign in ((con.b, 1), (con.a, -1)):
-                if cell in self.fixed:
-                    rhs -= sign * self.fixed[cell]
-                else:
-                    terms += [(sign * v, var) for v, var in self.cell_vars[cell]]
-            emit(terms, ">=", rhs)
+                emit([(1, lit(c, v)) for c in cells], "=", need)
+        for group in model.all_different:
+            for v in range(model.n_values):
+                emit([(-1, lit(c, v)) for c in group.cells], ">=", -1)
+        for rel in model.binary:
+            if rel.kind == "less":
+                emit([(v, lit(rel.b, v)) for v in range(model.n_values)]
+                     + [(-v, lit(rel.a, v)) for v in range(model.n_values)], ">=", 1)
+                continue
+            fwd, _ = model.support(rel)
+            for v in range(model.n_values):
+                a_lit = lit(rel.a, v)
+                if a_lit is False:
+                    continue
+                emit([(1, lit(rel.b, w)) for w in bits(fwd[v])] + [(-1, a_lit)], ">=", 0)
+        for rel in model.cages:
+            emit([(model.values[v], lit(c, v)) for c in rel.cells for v in range(model.n_values)],
+                 "=", rel.param_map["sum"])
         n_vars = len(self.var_map)  # the direct variables are 1..D
         if trivially_false:  # a constraint false on constants alone: keep it visible
             n_vars += 1
@@ -246,14 +314,29 @@ def _neg(lit: Lit) -> Lit:
     return (not lit) if isinstance(lit, bool) else -lit
 
 
+def pb_available() -> bool | str:
+    """True when :class:`pysat.pb.PBEnc` can encode here, else why not."""
+    try:
+        from pysat import pb
+    except ImportError:
+        return "python-sat is not installed"
+    # python-sat >= 1.9 encodes through pindakaas, earlier versions through pypblib
+    for flag, package in (("pindakaas_present", "pindakaas"), ("pblib_present", "pypblib")):
+        if getattr(pb, flag, True) is False:
+            return (f"python-sat's pseudo-Boolean encodings need the {package} package "
+                    "(pip install 'python-sat[pb]')")
+    return True
+
+
 def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
-           simplify: bool = True) -> SatFormulation:
+           simplify: bool = True, cage: str = DEFAULT_CAGE) -> SatFormulation:
     """Encode a Model as CNF (see the module docstring).
 
     Args:
         model: The Model.
         card: A :data:`CARD_ENCODINGS` name.
         less: ``"support"`` or ``"order"``.
+        cage: ``"combinations"`` or ``"pb"`` (a :data:`CAGE_ENCODINGS` name).
         simplify: Run unit propagation on the CNF first and encode again with
             the values it fixes or removes as constants (the formula is
             equivalent; it only gets smaller). Skipped when there is no unit clause.
@@ -263,12 +346,20 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
 
     Raises:
         UsageError: for an unknown encoding name.
-        UnsupportedError: when ``card=pairwise`` would exceed :data:`MAX_PAIRWISE_CLAUSES`.
+        UnsupportedError: when ``card=pairwise`` would exceed :data:`MAX_PAIRWISE_CLAUSES`,
+            or for ``cage=pb`` on a model with cages when python-sat cannot encode
+            pseudo-Boolean constraints here.
     """
     if card not in CARD_ENCODINGS:
         raise UsageError(f"unknown card encoding {card!r}; choose one of {', '.join(CARD_ENCODINGS)}")
     if less not in LESS_ENCODINGS:
         raise UsageError(f"unknown less encoding {less!r}; choose one of {', '.join(LESS_ENCODINGS)}")
+    if cage not in CAGE_ENCODINGS:
+        raise UsageError(f"unknown cage encoding {cage!r}; choose one of {', '.join(CAGE_ENCODINGS)}")
+    if cage == "pb" and model.cages:
+        ok = pb_available()
+        if ok is not True:
+            raise UnsupportedError(f"cage=pb: {ok}; or use cage=combinations")
     t0 = time.perf_counter()
     domains = list(model.domains)
     if card == "pairwise":
@@ -277,7 +368,7 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
             raise UnsupportedError(
                 f"card=pairwise would write about {size:,} clauses (more than "
                 f"{MAX_PAIRWISE_CLAUSES:,}); use a linear encoding such as card=seqcounter")
-    form = _encode(model, domains, card, less)
+    form = _encode(model, domains, card, less, cage)
     up_fixed = up_removed = 0
     while simplify and not form.trivially_unsat:
         units = [cl[0] for cl in form.cnf.clauses if len(cl) == 1]
@@ -304,7 +395,7 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
         if any(d == 0 for d in domains):
             form.trivially_unsat = True
             break
-        form = _encode(model, domains, card, less)
+        form = _encode(model, domains, card, less, cage)
     form.stats.update(encode_s=time.perf_counter() - t0, up_fixed=up_fixed,
                       up_removed=up_removed)
     return form
@@ -314,7 +405,9 @@ def pairwise_size(model: Model) -> int:
     """How many at-most-one clauses ``card=pairwise`` writes for the cells and groups."""
     doms = model.domains
     total = sum(k * (k - 1) // 2 for k in (d.bit_count() for d in doms) if k > 1)
-    for cells, _ in _groups(model):
+    groups = [cells for cells, _ in _groups(model)]
+    groups += [con.cells for con in model.all_different]
+    for cells in groups:
         for v in range(model.n_values):
             k = sum(1 for c in cells if doms[c] >> v & 1 and doms[c] != 1 << v)
             total += k * (k - 1) // 2
@@ -330,7 +423,8 @@ def _unit_propagate(clauses: Sequence[Sequence[int]], units: list[int]) -> list[
     return lits if ok else None
 
 
-def _encode(model: Model, domains: Sequence[int], card: str, less: str) -> SatFormulation:
+def _encode(model: Model, domains: Sequence[int], card: str, less: str,
+            cage: str = DEFAULT_CAGE) -> SatFormulation:
     from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
 
@@ -404,49 +498,136 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str) -> SatFo
             need -= sum(1 for c in cells if fixed.get(c) == v)
             exactly([lit_of[c][v] for c in cells if v in lit_of[c]], need)
 
-    if model.less:
-        if less == "support":
-            for con in model.less:
-                da, db = bits(domains[con.a]), bits(domains[con.b])
-                for v in da:
-                    add([_neg(x(con.a, v))] + [x(con.b, w) for w in db if w > v])
-                for w in db:
-                    add([_neg(x(con.b, w))] + [x(con.a, v) for v in da if v < w])
+    # partial all-different groups (cages): at most one cell per value
+    for group in model.all_different:
+        for v in range(model.n_values):
+            held = sum(1 for c in group.cells if fixed.get(c) == v)
+            lits = [lit_of[c][v] for c in group.cells if v in lit_of[c]]
+            if held > 1:
+                unsat = True
+            elif held == 1:
+                clauses.extend([-lit] for lit in lits)
+            elif len(lits) == 2:
+                clauses.append([-lits[0], -lits[1]])
+            elif len(lits) > 2:
+                clauses.extend(CardEnc.atmost(lits, 1, vpool=pool,
+                                              encoding=getattr(EncType, card)).clauses)
+
+    # binary relations: the support encoding (less: option ``less``)
+    for rel in model.binary:
+        if rel.kind == "less" and less == "order":
+            continue
+        fwd, bwd = model.support(rel)
+        for v in bits(domains[rel.a]):
+            add([_neg(x(rel.a, v))] + [x(rel.b, w) for w in bits(fwd[v] & domains[rel.b])])
+        for w in bits(domains[rel.b]):
+            add([_neg(x(rel.b, w))] + [x(rel.a, v) for v in bits(bwd[w] & domains[rel.a])])
+
+    if model.less and less == "order":
+        ge_cells = sorted({c for con in model.less for c in (con.a, con.b)})
+        doms = {c: bits(domains[c]) for c in ge_cells}
+        for c in ge_cells:
+            for v in doms[c][1:]:
+                pool.id(("ge", c, v))
+
+        def ge(c: int, t: int) -> Lit:
+            dom = doms[c]
+            if t <= dom[0]:
+                return True
+            if t > dom[-1]:
+                return False
+            nxt = next(v for v in dom if v >= t)
+            return pool.obj2id[("ge", c, nxt)]
+
+        for c in ge_cells:
+            dom = doms[c]
+            for lo, hi in zip(dom[1:], dom[2:], strict=False):
+                add([_neg(ge(c, hi)), ge(c, lo)])
+            for i, v in enumerate(dom):
+                up = ge(c, dom[i + 1]) if i + 1 < len(dom) else False
+                add([_neg(x(c, v)), ge(c, v)])
+                add([_neg(x(c, v)), _neg(up)])
+                add([_neg(ge(c, v)), up, x(c, v)])
+        for con in model.less:
+            for t in doms[con.a]:
+                add([_neg(ge(con.a, t)), ge(con.b, t + 1)])
+
+    # cages: the sum (their distinctness is the all-different group above)
+    for i, rel in enumerate(model.cages):
+        if cage == "pb":
+            _cage_pb(model, rel, domains, fixed, lit_of, pool, add)
         else:
-            ge_cells = sorted({c for con in model.less for c in (con.a, con.b)})
-            doms = {c: bits(domains[c]) for c in ge_cells}
-            for c in ge_cells:
-                for v in doms[c][1:]:
-                    pool.id(("ge", c, v))
-
-            def ge(c: int, t: int) -> Lit:
-                dom = doms[c]
-                if t <= dom[0]:
-                    return True
-                if t > dom[-1]:
-                    return False
-                nxt = next(v for v in dom if v >= t)
-                return pool.obj2id[("ge", c, nxt)]
-
-            for c in ge_cells:
-                dom = doms[c]
-                for lo, hi in zip(dom[1:], dom[2:], strict=False):
-                    add([_neg(ge(c, hi)), ge(c, lo)])
-                for i, v in enumerate(dom):
-                    up = ge(c, dom[i + 1]) if i + 1 < len(dom) else False
-                    add([_neg(x(c, v)), ge(c, v)])
-                    add([_neg(x(c, v)), _neg(up)])
-                    add([_neg(ge(c, v)), up, x(c, v)])
-            for con in model.less:
-                for t in doms[con.a]:
-                    add([_neg(ge(con.a, t)), ge(con.b, t + 1)])
+            _cage_combinations(model, i, rel, domains, fixed, x, pool, add, exactly)
 
     cnf = CNF()
     cnf.clauses = clauses
     cnf.nv = pool.top
-    return SatFormulation(model, cnf, pool, var_map, cell_vars, fixed, card, less,
+    return SatFormulation(model, cnf, pool, var_map, cell_vars, fixed, card, less, cage,
                           card_multi=used_multi, trivially_unsat=unsat,
                           stats={"direct_vars": len(var_map)})
+
+
+def _cage_combinations(model: Model, index: int, rel: Relation, domains: Sequence[int],
+                       fixed: dict[int, int], x: Callable[[int, int], Lit], pool: Any,
+                       add: Callable[[Iterable[Lit]], None],
+                       exactly: Callable[[list[int], int], None]) -> None:
+    """A cage's sum by its admissible label sets (see the module docstring)."""
+    held = 0
+    for c in rel.cells:
+        if c in fixed:
+            held |= 1 << fixed[c]
+    free = [c for c in rel.cells if c not in fixed]
+    reach = 0
+    for c in free:
+        reach |= domains[c]
+    # the sets that hold every fixed label, whose other labels some free cell
+    # still has, and that meet every free cell's list
+    sets = [k for k in model.combinations(rel)
+            if k & held == held and (k & ~held) & ~reach == 0
+            and all(domains[c] & k & ~held for c in free)]
+    chosen = [pool.id(("comb", index, k)) for k in sets]
+    exactly(chosen, 1)
+    for k, s in zip(sets, chosen, strict=True):
+        for v in bits(k & ~held):
+            add([-s] + [x(c, v) for c in free])
+    for c in free:
+        for v in bits(domains[c]):
+            add([_neg(x(c, v))] + [s for k, s in zip(sets, chosen, strict=True) if k >> v & 1])
+
+
+def _cage_pb(model: Model, rel: Relation, domains: Sequence[int], fixed: dict[int, int],
+             lit_of: list[dict[int, int]], pool: Any,
+             add: Callable[[Iterable[Lit]], None]) -> None:
+    """A cage's sum as the pseudo-Boolean equality ``sum label(v) * x[c,v] = S``.
+
+    Each free cell takes exactly one value, so its labels are shifted by the
+    smallest one in its list (weights > 0; the smallest label gets no literal)."""
+    from pysat.pb import EncType as PBType
+    from pysat.pb import PBEnc
+
+    values = model.values
+    bound = rel.param_map["sum"]
+    lits: list[int] = []
+    weights: list[int] = []
+    for c in rel.cells:
+        if c in fixed:
+            bound -= values[fixed[c]]
+            continue
+        dom = bits(domains[c])
+        low = values[dom[0]]
+        bound -= low
+        for v in dom[1:]:
+            lits.append(lit_of[c][v])
+            weights.append(values[v] - low)
+    if bound < 0 or bound > sum(weights):
+        add([])  # no assignment reaches the sum
+    elif bound == 0:
+        for lit in lits:
+            add([-lit])
+    else:
+        for clause in PBEnc.equals(lits=lits, weights=weights, bound=bound, vpool=pool,
+                                   encoding=PBType.best).clauses:
+            add(clause)
 
 
 @cache
@@ -484,13 +665,16 @@ class SatBackend(Backend):
 
     name = "sat"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less", "strings"})
+    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less", "strings",
+                              "binary", "alldifferent", "cage"})
     extra = "sat"
     options = (
         Option("card", str, DEFAULT_CARD, CARD_ENCODINGS,
                "cardinality encoding (python-sat pysat.card)"),
         Option("less", str, DEFAULT_LESS, LESS_ENCODINGS,
                "encoding of inequalities: support clauses or order encoding"),
+        Option("cage", str, DEFAULT_CAGE, CAGE_ENCODINGS,
+               "encoding of cage sums: admissible label sets or a pseudo-Boolean sum (pysat.pb)"),
         Option("simplify", bool, True, None,
                "unit-propagate the CNF and encode again without the values it settles"),
         Option("solver", str, "auto", None,
@@ -508,9 +692,10 @@ class SatBackend(Backend):
         return True
 
     def compile(self, model: Model, **options: Any) -> SatFormulation:
-        """The CNF of ``model`` (options ``card`` and ``less``; ``solver`` is ignored)."""
+        """The CNF of ``model`` (options ``card``, ``less``, ``cage`` and ``simplify``;
+        ``solver`` is ignored)."""
         opts = self.parse_options(options)
-        return encode(model, opts["card"], opts["less"], opts["simplify"])
+        return encode(model, opts["card"], opts["less"], opts["simplify"], opts["cage"])
 
     @staticmethod
     def _new_solver(name: str, clauses: Sequence[Sequence[int]]) -> Any:
@@ -538,6 +723,8 @@ class SatBackend(Backend):
         }
         if form.card_multi:
             stats["card_multi"] = form.card_multi
+        if model.cages:
+            stats["cage"] = form.cage
         if form.trivially_unsat:
             stats.update(encode_s=form.stats["encode_s"], solve_s=0.0,
                          reason="an empty clause after simplification")
