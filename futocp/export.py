@@ -3,8 +3,9 @@
 :data:`EXPORTERS` maps a format name to a function ``(model, options) -> str``:
 
 * ``dimacs`` -- the ``sat`` backend's CNF with its options (``card``, ``less``,
-  ``cage``, ``simplify``), every relation kind included, with comment lines that map every variable to its cell and
-  label (``c var 17 = cell 3 (0,3) label 4``) and name the fixed cells
+  ``cage``, ``simplify``), every relation kind included, with comment lines
+  that map every variable to its cell and label
+  (``c var 17 = cell 3 (0,3) label 4``) and name the fixed cells
   (``c fixed cell 0 (0,0) label 1``), so that a model printed by any SAT
   solver can be turned back into a solution with :func:`decode`;
 * ``opb`` -- a pseudo-Boolean version over the same direct variables:
