@@ -22,6 +22,12 @@ Per set, one row per backend: runs solved and verified, time-outs, the median
 time, the ratio of that median to ``cpsat``'s, and the median and range of the
 per-puzzle ratios to ``cpsat``.
 
+**A second solution** (``second``, not run by default). The generator's first
+question on a Killer: do its random cages alone leave a second solution? The
+same measurement with ``limit=2`` on ``--count`` 9x9 Killer boards with random
+cages and no givens (most have several solutions); it chose
+:data:`futocp.generate.CHECK_BACKENDS`.
+
 **Plain Futoshiki before/after** (``plain``). The 9x9 Futoshiki instances of
 ``instances/futoshiki/9x9-*`` are solved with ``--plain-backends`` by two
 versions of futocp in one run: ``--before`` (a checkout of the commit before the
@@ -39,6 +45,7 @@ Run from the repository root::
     git worktree add --detach /tmp/before 0a1a47a
     python benchmarks/relations.py --before /tmp/before            # everything
     python benchmarks/relations.py --count 5 --sets killer         # a quick look
+    python benchmarks/relations.py --sets second --count 20        # uniqueness questions
     python benchmarks/relations.py --backends listcolor,cpsat,sat --time-limit 20
 """
 
@@ -83,8 +90,9 @@ def progress(msg: str) -> None:
 
 
 # ------------------------------------------------------------------ timing
-def timed_solve(board: Any, backend: str, time_limit: float | None) -> Run:
-    """``build_model`` + the backend's ``solve`` (limit 1), timed, the answer verified.
+def timed_solve(board: Any, backend: str, time_limit: float | None, limit: int = 1) -> Run:
+    """``build_model`` + the backend's ``solve`` (``limit`` solutions), timed, the answer
+    verified.
 
     Imports futocp late: the plain worker runs this against whichever futocp
     its ``PYTHONPATH`` names (the API used here is the same before and after
@@ -100,7 +108,7 @@ def timed_solve(board: Any, backend: str, time_limit: float | None) -> Run:
     try:
         t0 = time.perf_counter()
         model = build_model(board)
-        result = solver.solve(model, limit=1, time_limit=time_limit)
+        result = solver.solve(model, limit=limit, time_limit=time_limit)
         seconds = time.perf_counter() - t0
     finally:
         gc.enable()
@@ -156,19 +164,38 @@ def make_set(name: str, count: int, seed: int) -> list[tuple[str, Any]]:
     return out
 
 
+def cage_only_set(count: int, seed: int) -> list[tuple[str, Any]]:
+    """9x9 Killer boards with random cages and no givens (most have several solutions):
+    the generator's first uniqueness question."""
+    import random
+
+    from futocp.families import get_family
+    from futocp.generate import random_cages, random_solution
+
+    fam = get_family("killer-sudoku")
+    template = fam.template({}, 9)
+    out = []
+    for s in range(seed, seed + count):
+        rng = random.Random(s)
+        cages = random_cages(template, random_solution(template, rng=rng), rng=rng)
+        out.append((f"cages-only-seed{s}", fam.build(None, (), None, cages, box=(3, 3))))
+    return out
+
+
 def measure_set(boards: Sequence[tuple[str, Any]], backends: Sequence[str], time_limit: float,
-                give_up: int, say: Callable[[str], None]) -> dict[str, dict[str, Run]]:
+                give_up: int, say: Callable[[str], None], limit: int = 1
+                ) -> dict[str, dict[str, Run]]:
     """Every backend on every puzzle, the order rotating from puzzle to puzzle; a backend
     that timed out on ``give_up`` puzzles in a row runs no more in this set."""
     for backend in backends:  # warm-up, untimed
-        timed_solve(boards[0][1], backend, min(time_limit, 10.0))
+        timed_solve(boards[0][1], backend, min(time_limit, 10.0), limit)
     out: dict[str, dict[str, Run]] = {}
     streak = dict.fromkeys(backends, 0)
     for i, (name, board) in enumerate(boards):
         k = i % len(backends)
         order = [b for b in list(backends[k:]) + list(backends[:k])
                  if not give_up or streak[b] < give_up]
-        out[name] = {b: timed_solve(board, b, time_limit) for b in order}
+        out[name] = {b: timed_solve(board, b, time_limit, limit) for b in order}
         for b in order:
             streak[b] = streak[b] + 1 if out[name][b].status == "unknown" else 0
             if give_up and streak[b] == give_up:
@@ -330,7 +357,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the Markdown tables."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", default="killer,adjacent,plain",
-                    help="comma-separated: killer, adjacent, plain (default: all)")
+                    help="comma-separated: killer, adjacent, plain, second (default: the "
+                    "first three)")
     ap.add_argument("--count", type=int, default=50, help="puzzles per relation set (default 50)")
     ap.add_argument("--seed", type=int, default=0, help="first seed of the relation sets")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per solve (default 60)")
@@ -357,13 +385,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     for s in sets:
-        if s not in (*RELATION_SETS, "plain"):
-            ap.error(f"unknown set {s!r} (killer, adjacent, plain)")
+        if s not in (*RELATION_SETS, "plain", "second"):
+            ap.error(f"unknown set {s!r} (killer, adjacent, plain, second)")
     wanted = [b.strip() for b in args.backends.split(",")] if args.backends else None
     shown = " ".join(argv if argv is not None else sys.argv[1:])
     out = [f"Command: python benchmarks/relations.py {shown}".rstrip(), ""]
     for s in sets:
-        if s == "plain":
+        if s in ("plain", "second"):
             continue
         family, size, title = RELATION_SETS[s]
         progress(f"{title}: generating {args.count} puzzles (seeds {args.seed}..)")
@@ -381,6 +409,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         out += [f"Givens per puzzle: median {statistics.median(givens):g}, "
                 f"{sum(g == 0 for g in givens)} of {len(givens)} without givens. "
                 f"Skipped backends: {'; '.join(skipped) or 'none'}.", ""]
+    if "second" in sets:
+        boards = cage_only_set(args.count, args.seed)
+        backends, skipped = relation_backends([b for _, b in boards], wanted)
+        progress(f"cage-only 9x9 Killer boards, limit 2: {len(boards)} boards")
+        results = measure_set(boards, backends, args.time_limit, args.give_up, progress, limit=2)
+        out += summarise_set(f"A second solution: {len(boards)} cage-only 9x9 Killer boards "
+                             f"(seeds {args.seed}-{args.seed + args.count - 1}), limit 2, time "
+                             f"limit {args.time_limit:g} s", results, backends, args.time_limit)
+        out += [f"Skipped backends: {'; '.join(skipped) or 'none'}.", ""]
     if "plain" in sets:
         if not args.before:
             progress("plain: skipped (give --before, a checkout of 0a1a47a)")

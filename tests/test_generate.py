@@ -236,7 +236,9 @@ RELATION_CASES = [("killer-sudoku", 9, {}), ("killer-sudoku", 6, {}),
 
 
 def only_solution(board):
-    """The solution of a board that must have exactly one, checked by the oracle."""
+    """The solution of a board that must have exactly one, checked by the default
+    counting backend and the oracle."""
+    assert count(board, limit=2).count == 1
     assert count(board, limit=2, backend=ORACLE).count == 1
     result = solve(board, ORACLE)
     assert verify(board, result.solutions[0]) == []
