@@ -1,13 +1,22 @@
+# PYTHON_ARGCOMPLETE_OK  (shell completion: eval "$(register-python-argcomplete futocp)")
 """The command line: ``python -m futocp`` / ``futocp``.
 
 Thin by design: each sub-command parses its arguments, calls the library and
 prints. Every :class:`~futocp.errors.FutocpError` becomes one line on stderr
-and exit code 2; a finished run exits 0, a run stopped by its time limit 1.
+and exit code 2; a finished run exits 0, a run stopped by its time limit 1
+(the full list: :data:`EXIT_CODES`, printed by ``futocp --help``).
+
+Mistyped sub-commands, options, backends and families get a "did you mean"
+(:mod:`difflib`); ``futocp help CMD`` prints a command's help; with the
+``argcomplete`` package the shell completes commands, options, backends and
+families.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
 import json
 import os
 import random
@@ -15,7 +24,7 @@ import statistics
 import sys
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from . import __version__, formats
@@ -23,7 +32,7 @@ from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
 from .board import Board
 from .childproc import signals_as_interrupt
-from .crosscheck import COUNTERS, crosscheck, disagreements
+from .crosscheck import COUNTERS, backend_summary, choose_backends, crosscheck, disagreements
 from .errors import FutocpError, InputError, ResourceError, SolverError, UsageError
 from .export import EXPORTERS, decode, export
 from .families import family, list_families, parse_param_text
@@ -34,10 +43,42 @@ from .puzzles import count, minimize, redundant_clue, unique_solution
 from .result import Result, Status
 from .verify import verify
 
-__all__ = ["main", "render", "parse_opts", "load_instances", "collection_summary"]
+__all__ = ["main", "render", "parse_opts", "load_instances", "collection_summary",
+           "build_parser", "solve_record", "EXIT_CODES", "did_you_mean"]
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2
 EXIT_SOLVER = 70  # a solver process crashed or answered garbage (sysexits' EX_SOFTWARE)
+EXIT_INTERRUPTED = 130  # Ctrl-C, SIGTERM or SIGHUP (128 + SIGINT, as shells report it)
+
+#: Every exit code of the command line and what it means (README and ``futocp --help``).
+EXIT_CODES: dict[int, str] = {
+    0: "finished: sat or unsat (check: a critical puzzle; crosscheck: every backend "
+       "finished and they agree)",
+    1: "a time limit stopped a search (crosscheck: any backend's), a solution failed "
+       "verification (solve --check, decode), or crosscheck found a disagreement",
+    2: "bad input or usage: one line naming the file, line and column; no traceback",
+    3: "check: unique but not critical; hint: a wrong entry",
+    4: "check: not a puzzle (no solution, or several); hint: the puzzle is not unique",
+    70: "solver failure: a solver crashed or answered garbage (SolverError)",
+    130: "interrupted (Ctrl-C, SIGTERM, SIGHUP); partial output is not trusted",
+}
+
+#: Formats that hold several puzzles in one file (one puzzle a line, or two lines).
+COLLECTION_FORMATS = ("sudoku", "tatham", "jigsaw")
+
+DESCRIPTION = ("futocp: solve, cross-check, generate and draw Latin puzzles (Futoshiki, Sudoku, "
+               "...).")
+
+EXAMPLES = """\
+examples:
+  futocp solve instances/futoshiki/9x9-extreme-01.json --check
+  futocp solve --puzzle "4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,"   # a Tatham id (or a Sudoku line)
+  head -3 instances/sudoku/top95.txt | futocp solve - --to sudoku --quiet
+  futocp crosscheck instances/futoshiki/6x6-extreme-01.json --backends complete
+  futocp convert instances/sudoku/top95.txt --to sudoku | wc -l      # 95: every puzzle
+  futocp check instances/sudoku/top95.txt --index 3 --unique-only
+  futocp backends                 # which solvers run here, and why not
+  futocp help solve               # the options of one command"""
 
 
 # ------------------------------------------------------------------ helpers
@@ -85,23 +126,105 @@ def _exit_code(result: Result) -> int:
     return EXIT_OK if result.finished else EXIT_UNKNOWN
 
 
+def did_you_mean(word: str, choices: Iterable[Any]) -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``choices`` (:mod:`difflib`), or ``""``.
+
+    Example:
+        >>> did_you_mean("slove", ["solve", "show", "check"])
+        "; did you mean 'solve'?"
+        >>> did_you_mean("zzz", ["solve"])
+        ''
+    """
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+# ------------------------------------------------------------------ input
+def _named(source: str, boards: Sequence[Board]) -> list[tuple[str, Board]]:
+    if len(boards) == 1:
+        return [(source, boards[0])]
+    return [(f"{source}#{k}", board) for k, board in enumerate(boards, 1)]
+
+
+def _stdin_text() -> str:
+    if sys.stdin is None:
+        raise UsageError("no standard input to read the instance from")
+    if sys.stdin.isatty():
+        print("futocp: reading the instance from standard input (end it with Ctrl-D)",
+              file=sys.stderr)
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not a UTF-8 text ({exc.reason})", "<stdin>") from None
+
+
 def load_instances(path: str, fmt: str | None = None) -> list[tuple[str, Board]]:
     """Every instance of a file as ``(name, board)``: the file name for a single
-    instance, ``FILE#k`` (k from 1) for each instance of a collection."""
-    boards = formats.read_many(path, fmt)
-    if len(boards) == 1:
-        return [(path, boards[0])]
-    return [(f"{path}#{k}", board) for k, board in enumerate(boards, 1)]
+    instance, ``FILE#k`` (k from 1) for each instance of a collection; ``-``
+    reads standard input (named ``<stdin>``)."""
+    if path == "-":
+        return _named("<stdin>", formats.loads_many(_stdin_text(), fmt, "<stdin>"))
+    return _named(path, formats.read_many(path, fmt))
 
 
+def _source(args: argparse.Namespace) -> str:
+    if getattr(args, "puzzle", None) is not None:
+        return "--puzzle"
+    return "standard input" if args.file == "-" else str(args.file)
+
+
+def _inputs(args: argparse.Namespace) -> list[tuple[str, Board]]:
+    """The instances a command reads: ``FILE``, ``-`` (standard input) or ``--puzzle TEXT``
+    (format sniffed unless ``--format``); ``--index I`` keeps the I-th (1-based)."""
+    puzzle = getattr(args, "puzzle", None)
+    if puzzle is not None:
+        if args.file is not None:
+            raise UsageError(f"give an instance file or --puzzle TEXT, not both ({args.file!r})")
+        text = puzzle if puzzle.endswith("\n") else puzzle + "\n"
+        fmt = args.format or next((name for name in COLLECTION_FORMATS  # line formats first
+                                   if formats.FORMATS[name].sniff(text)), None)
+        instances = _named("<puzzle>", formats.loads_many(text, fmt, "<puzzle>"))
+    elif args.file is None:
+        raise UsageError("name an instance file ('-' reads standard input) or give --puzzle TEXT")
+    else:
+        instances = load_instances(args.file, args.format)
+    index = getattr(args, "index", None)
+    if index is None:
+        return instances
+    if not 1 <= index <= len(instances):
+        held = f"{len(instances)} puzzles" if len(instances) > 1 else "one puzzle"
+        raise UsageError(f"--index {index} is outside 1..{len(instances)} ({_source(args)} holds "
+                         f"{held})")
+    return [instances[index - 1]]
+
+
+def _one_instance(args: argparse.Namespace, why: str) -> tuple[str, Board]:
+    """The one instance of a command that works on a single puzzle: a collection
+    needs ``--index`` (refused clearly without it)."""
+    instances = _inputs(args)
+    if len(instances) > 1:
+        raise UsageError(f"{_source(args)} holds {len(instances)} puzzles and {why}: choose one "
+                         f"with --index I (1..{len(instances)})")
+    return instances[0]
+
+
+def _write_text(text: str, output: str | None) -> None:
+    if output:
+        formats.base.atomic_write(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+# ------------------------------------------------------------------ solve
 def collection_summary(records: Sequence[dict[str, Any]], elapsed_s: float) -> dict[str, Any]:
-    """Counts and times over per-instance records (keys ``status``, ``verified``, ``wall_s``).
+    """Counts and times over per-instance records (keys ``status``, ``verified`` and
+    ``stats["wall_s"]`` -- or ``wall_s``).
 
     ``total_s`` sums the instances' wall times, ``median_s`` is their median,
     ``elapsed_s`` is the whole run (solving and verifying) and
     ``puzzles_per_s`` = instances / ``elapsed_s``.
     """
-    walls = [r["wall_s"] for r in records]
+    walls = [r["stats"]["wall_s"] if "stats" in r else r["wall_s"] for r in records]
     statuses = [r["status"] for r in records]
     return {"instances": len(records), "sat": statuses.count("sat"),
             "unsat": statuses.count("unsat"), "unknown": statuses.count("unknown"),
@@ -112,96 +235,189 @@ def collection_summary(records: Sequence[dict[str, Any]], elapsed_s: float) -> d
             "puzzles_per_s": round(len(records) / elapsed_s, 3) if elapsed_s > 0 else None}
 
 
-def _solve_collection(args: argparse.Namespace, instances: list[tuple[str, Board]]) -> int:
-    """``solve`` on a collection: every instance, each verified, then a summary."""
+def solve_record(name: str, board: Board, result: Result,
+                 checks: Sequence[Sequence[Any]] | None = None) -> dict[str, Any]:
+    """The ``solve --json`` record of one puzzle (``docs/solve.schema.json``), the same
+    for one puzzle and for each puzzle of a collection.
+
+    Every solution is verified (``checks``: the violations per solution, computed
+    here when not given); ``verified`` is True when none has a violation (also when
+    there is no solution), ``finished`` is False when a time limit cut the search.
+    """
+    if checks is None:
+        checks = [verify(board, s) for s in result.solutions]
+    violations = [str(v) for found in checks for v in found]
+    return {"instance": name, "backend": result.backend, "status": result.status.value,
+            "n_solutions": result.n_solutions, "exhausted": result.exhausted,
+            "finished": result.finished, "verified": not violations, "violations": violations,
+            "solutions": [_solution_json(board, s) for s in result.solutions],
+            "stats": result.stats}
+
+
+def _solution_text(board: Board, values: Sequence[Any], fmt: str) -> str:
+    """A solution in a format's notation (``text``: the readable grid), newline-ended."""
+    if fmt == "text":
+        return render(board, values) + "\n"
+    return formats.dumps(board.solved(values), fmt)
+
+
+def _status_line(result: Result) -> str:
+    more = ("" if result.exhausted or result.status is not Status.SAT
+            else " (stopped by the time limit)" if result.stopped_early else " (limit reached)")
+    reason = f": {result.stats['reason']}" if "reason" in result.stats else ""
+    return (f"{result.status.value}{reason} -- {result.n_solutions} solution(s){more}, "
+            f"backend {result.backend}, build {result.stats['build_s']:.3f}s, "
+            f"solve {result.stats['solve_s']:.3f}s, wall {result.stats['wall_s']:.3f}s")
+
+
+def _describe_model(name: str, board: Board, filtering: str) -> None:
+    """``--verbose``: the size of the model the backend gets, on stderr."""
+    model = build_model(board, filtering)
+    values = sum(bin(d).count("1") for d in model.domains)
+    print(f"futocp: {name}: {board.kind} board, {model.n_cells} cells, {model.n_values} labels; "
+          f"model: {len(model.constraints)} constraints ({len(model.permutations)} permutation "
+          f"groups, {len(model.counts)} count, {len(model.all_different)} all-different, "
+          f"{len(model.relations)} relations, {len(model.fixed)} fixed cells); lists hold "
+          f"{values} values after '{filtering}' filtering ({model.stats.get('removed_values', 0)} "
+          f"removed) in {model.stats.get('build_s', 0.0):.3f}s", file=sys.stderr)
+
+
+class _StdoutToStderr(contextlib.AbstractContextManager[None]):
+    """``--verbose``: a backend's log (written by native code to file descriptor 1)
+    goes to stderr, so that standard output keeps only the answer."""
+
+    def __enter__(self) -> None:
+        sys.stdout.flush()
+        try:
+            self.saved: int | None = os.dup(1)
+            os.dup2(2, 1)
+        except OSError:
+            self.saved = None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.saved is not None:
+            sys.stdout.flush()
+            os.dup2(self.saved, 1)
+            os.close(self.saved)
+
+
+def _check_solve_options(args: argparse.Namespace, n_instances: int) -> None:
+    if args.json and (args.to or args.quiet):
+        raise UsageError("--json prints the result record; it goes with neither --to nor --quiet")
+    several = n_instances > 1 or args.all or args.limit != 1
+    if args.to and args.to not in (*COLLECTION_FORMATS, "text") and several:
+        what, fix = (("a collection", "--index I") if n_instances > 1 else
+                     ("several solutions", "--limit 1"))
+        raise UsageError(f"--to {args.to} writes one board and this run may print {what}: use "
+                         f"{fix}, or a format of many ({', '.join(COLLECTION_FORMATS)})")
+
+
+def _print_solved(args: argparse.Namespace, name: str, board: Board, result: Result,
+                  checks: list[list[Any]], collection: bool) -> None:
+    """One puzzle's answer in the chosen output mode (not ``--json``)."""
+    fmt = args.to or "text"
+    if args.quiet or args.to:
+        texts = [_solution_text(board, s, fmt) for s in result.solutions]
+        sys.stdout.write(("\n" if fmt == "text" else "").join(texts))
+        if not args.quiet and (not collection or not result.solutions):
+            print(f"futocp: {name}: {_status_line(result)}", file=sys.stderr)
+        return
+    if collection:
+        flag = "" if not any(checks) else "  NOT verified: " + str(next(c for c in checks if c)[0])
+        print(f"{name}  {result.status.value}  {result.n_solutions} solution(s)  "
+              f"{result.stats['wall_s']:.4f}s{flag}")
+        return
+    for i, sol in enumerate(result.solutions):
+        if len(result.solutions) > 1:
+            print(f"solution {i + 1}:")
+        print(render(board, sol))
+        if args.check:
+            print("verified" if not checks[i] else
+                  "NOT verified: " + "; ".join(map(str, checks[i])))
+        print()
+    print(_status_line(result))
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``futocp solve``: every puzzle of the input, each verified."""
+    instances = _inputs(args)
+    _check_solve_options(args, len(instances))
+    collection = len(instances) > 1
     limit = None if args.all else args.limit
-    options = parse_opts(args.opt)
-    records = []
+    options: dict[str, Any] = parse_opts(args.opt)
+    if args.verbose and args.backend in REGISTRY and "log" not in options and any(
+            o.name == "log" for o in REGISTRY[args.backend].options):
+        options["log"] = "true"  # the backend's own search log (on stderr)
+    records, failed, unfinished = [], [], 0
     start = time.perf_counter()
     for name, board in instances:
-        result = solve(board, args.backend, limit=limit, time_limit=args.time_limit,
-                       seed=args.seed, filtering=args.filtering, **options)
-        problems = [str(v) for s in result.solutions for v in verify(board, s)]
-        record = {"instance": name, "status": result.status.value,
-                  "n_solutions": result.n_solutions, "exhausted": result.exhausted,
-                  "verified": not problems, "wall_s": result.stats["wall_s"],
-                  "build_s": result.stats["build_s"], "solve_s": result.stats["solve_s"]}
-        if args.json:
-            record["solutions"] = [_solution_json(board, s) for s in result.solutions]
-        elif problems:
-            record["problems"] = problems
+        if args.verbose:
+            _describe_model(name, board, args.filtering)
+        guard: contextlib.AbstractContextManager[Any] = (
+            _StdoutToStderr() if args.verbose else contextlib.nullcontext())
+        with guard:
+            result = solve(board, args.backend, limit=limit, time_limit=args.time_limit,
+                           seed=args.seed, filtering=args.filtering, **options)
+        checks = [verify(board, s) for s in result.solutions]
+        record = solve_record(name, board, result, checks)
         records.append(record)
+        unfinished += not result.finished
+        if not record["verified"]:
+            failed.append(name)
+            print(f"futocp: {'error' if args.check else 'warning'}: {name}: a solution from "
+                  f"backend {result.backend} failed verification: {record['violations'][0]}",
+                  file=sys.stderr)
+        if args.verbose:
+            counters = ", ".join(f"{k}={v}" for k, v in result.stats.items())
+            print(f"futocp: {name}: {result.status.value}; stats: {counters}", file=sys.stderr)
         if not args.json:
-            flag = "" if not problems else "  NOT verified: " + problems[0]
-            print(f"{name}  {record['status']}  {record['n_solutions']} solution(s)  "
-                  f"{record['wall_s']:.4f}s{flag}")
-    summary = collection_summary(records, time.perf_counter() - start)
-    if args.json:
-        _print_json({"instance": args.file, "backend": args.backend, "instances": records,
-                     "summary": summary})
+            _print_solved(args, name, board, result, checks, collection)
+    if not collection:
+        if args.json:
+            _print_json(records[0])
     else:
-        s = summary
-        print(f"\n{s['instances']} instances, backend {args.backend}: {s['sat']} sat, "
-              f"{s['unsat']} unsat, {s['unknown']} unknown, {s['failed_verification']} failed "
-              f"verification; total {s['total_s']:.3f}s, median {s['median_s']:.4f}s, "
-              f"{s['puzzles_per_s']} puzzles/s")
-    ok = summary["unknown"] == 0 and summary["failed_verification"] == 0
-    return EXIT_OK if ok else EXIT_UNKNOWN
-
-
-# ------------------------------------------------------------- sub-commands
-def cmd_solve(args: argparse.Namespace) -> int:
-    instances = load_instances(args.file, args.format)
-    if len(instances) > 1:
-        return _solve_collection(args, instances)
-    board = instances[0][1]
-    limit = None if args.all else args.limit
-    result = solve(board, args.backend, limit=limit, time_limit=args.time_limit, seed=args.seed,
-                   filtering=args.filtering, **parse_opts(args.opt))
-    checks = [verify(board, s) for s in result.solutions] if args.check else []
-    failed = any(checks)
-    if args.json:
-        out = {"instance": args.file, "backend": result.backend, "status": result.status.value,
-               "solutions": [_solution_json(board, s) for s in result.solutions],
-               "stats": result.stats}
-        if args.check:
-            out["verified"] = not failed
-        _print_json(out)
-    else:
-        for i, sol in enumerate(result.solutions):
-            if len(result.solutions) > 1:
-                print(f"solution {i + 1}:")
-            print(render(board, sol))
-            if args.check:
-                print("verified" if not checks[i] else "NOT verified: " + "; ".join(map(str, checks[i])))
-            print()
-        more = ("" if result.exhausted or result.status is not Status.SAT
-                else " (stopped by the time limit)" if result.stopped_early else " (limit reached)")
-        reason = f": {result.stats['reason']}" if "reason" in result.stats else ""
-        print(f"{result.status.value}{reason} -- {result.n_solutions} solution(s){more}, "
-              f"backend {result.backend}, build {result.stats['build_s']:.3f}s, "
-              f"solve {result.stats['solve_s']:.3f}s, wall {result.stats['wall_s']:.3f}s")
-    if failed:
-        print(f"futocp: error: a solution from backend {result.backend} failed verification",
-              file=sys.stderr)
+        summary = collection_summary(records, time.perf_counter() - start)
+        if args.json:
+            _print_json({"instance": args.file if args.puzzle is None else "<puzzle>",
+                         "backend": args.backend, "instances": records, "summary": summary})
+        elif not args.quiet:
+            s = summary
+            line = (f"{s['instances']} instances, backend {args.backend}: {s['sat']} sat, "
+                    f"{s['unsat']} unsat, {s['unknown']} unknown, {s['failed_verification']} "
+                    f"failed verification; total {s['total_s']:.3f}s, median "
+                    f"{s['median_s']:.4f}s, {s['puzzles_per_s']} puzzles/s")
+            print(line if args.to else "\n" + line, file=sys.stderr if args.to else sys.stdout)
+    if failed and args.check:
         return EXIT_UNKNOWN
-    return _exit_code(result)
+    return EXIT_UNKNOWN if unfinished else EXIT_OK
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    board = formats.read(args.file, args.format)
-    print(render(board))
-    print(f"\n{board.kind}: {board.n_cells} cells, {len(board.asterisms)} asterisms of {board.k}, "
-          f"labels {list(board.values)}, {len(board.clues)} clues, {len(board.less)} inequalities")
-    if args.solution:
-        result = solve(board, args.backend, limit=2)
-        if result.solutions:
-            print("\nsolution" + (" (not unique)" if result.n_solutions > 1 else " (unique)") + ":")
-            print(render(board, result.solutions[0]))
-        else:
-            print(f"\n{result.status.value}: no solution")
-        return _exit_code(result)
-    return EXIT_OK
+    """``futocp show``: every puzzle of the input (or the one of ``--index``)."""
+    instances = _inputs(args)
+    code = EXIT_OK
+    for k, (name, board) in enumerate(instances):
+        if len(instances) > 1:
+            print(("\n" if k else "") + f"== {name} ==")
+        print(render(board))
+        print(f"\n{board.kind}: {board.n_cells} cells, {len(board.asterisms)} asterisms of "
+              f"{board.k}, labels {list(board.values)}, {len(board.clues)} clues, "
+              f"{len(board.less)} inequalities")
+        if args.solution:
+            result = solve(board, args.backend, limit=2, time_limit=args.time_limit)
+            if result.solutions:
+                unique = (" (not unique)" if result.n_solutions > 1 else
+                          " (unique)" if result.finished else "")
+                print(f"\nsolution{unique}:")
+                print(render(board, result.solutions[0]))
+                if verify(board, result.solutions[0]):
+                    print(f"futocp: error: {name}: the solution fails verification",
+                          file=sys.stderr)
+                    code = max(code, EXIT_UNKNOWN)
+            else:
+                print(f"\n{result.status.value}: no solution")
+            code = max(code, _exit_code(result))
+    return code
 
 
 def cmd_backends(args: argparse.Namespace) -> int:
@@ -220,76 +436,175 @@ def cmd_backends(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------------------------- crosscheck
+TABLE_WIDTH = 100  # the crosscheck tables fit 100 columns
+_ROW = "{:<14} {:<8} {:>5} {:<3} {:<3} {:>8} {:>8} {:>8}  {}"
+_HEAD = _ROW.format("backend", "status", "found", "all", "ok", "build_s", "solve_s", "wall_s",
+                    "counters")
+_LEGEND = ("found: solutions found (up to --limit); all: the search proved there are no more;\n"
+           "ok: every solution verified; *: stopped by the time limit")
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, at a space where it can be (``...`` marks a cut)."""
+    if len(text) <= width:
+        return text
+    cut = text[:max(width - 4, 0)]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + " ..."
+
+
+def _crosscheck_row(r: dict[str, Any]) -> str:
+    """One backend's row of the crosscheck table (at most :data:`TABLE_WIDTH` columns)."""
+    room = TABLE_WIDTH - len(_ROW.format(*[""] * 9))
+    if r["status"] == "error":
+        head = f"{r['backend']:<14} {'error':<8} "
+        return head + _fit(str(r["reason"]), TABLE_WIDTH - len(head))
+    counters = " ".join(f"{k}={r[k]}" for k in COUNTERS if k in r and k != "removed_values")
+    status = r["status"] + ("*" if r.get("time_limited") else "")
+    return _ROW.format(r["backend"], status, r["solutions"], "yes" if r["exhausted"] else "no",
+                       "yes" if r["verified"] else "NO", f"{r['build_s']:.4f}",
+                       f"{r['solve_s']:.4f}", f"{r['wall_s']:.4f}", _fit(counters or "-", room))
+
+
 def _crosscheck_table(rows: list[dict[str, Any]]) -> str:
-    head = ["backend", "status", "solutions", "exhausted", "verified", "build_s", "solve_s",
-            "wall_s", "counters", "agrees"]
-    lines = []
-    for r in rows:
-        counters = " ".join(f"{k}={r[k]}" for k in COUNTERS if k in r and k != "removed_values")
-        if r["status"] == "error":
-            lines.append([r["backend"], "error", "-", "-", "-", "-", "-", "-", r["reason"], "-"])
-            continue
-        lines.append([r["backend"], r["status"], str(r["solutions"]), "yes" if r["exhausted"] else "no",
-                      "yes" if r["verified"] else "NO", f"{r['build_s']:.4f}", f"{r['solve_s']:.4f}",
-                      f"{r['wall_s']:.4f}", counters or "-", "yes" if r["agrees"] else "NO"])
-    widths = [max(len(x[i]) for x in [head, *lines]) for i in range(len(head) - 1)]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
-    return "\n".join(fmt.format(*row) for row in [head, *lines])
+    return "\n".join([_HEAD, *(_crosscheck_row(r) for r in rows)])
+
+
+def _summary_table(summary: list[dict[str, Any]]) -> str:
+    row = "{:<14} {:>11} {:>11} {:>8} {:>6} {:>6} {:>10} {:>10}"
+    lines = [row.format("backend", "solved", "agreed", "timeout", "error", "wrong", "median_s",
+                        "total_s")]
+    for s in summary:
+        n = s["instances"]
+        lines.append(row.format(
+            s["backend"], f"{s['solved']}/{n}", f"{s['agreed']}/{n}", s["time_limited"],
+            s["errors"], s["failed_verification"],
+            "-" if s["median_s"] is None else f"{s['median_s']:.4f}",
+            "-" if s["total_s"] is None else f"{s['total_s']:.3f}"))
+    return "\n".join(lines)
+
+
+class _Progress:
+    """Progress over a collection on stderr: rich's bar on a terminal (a counter
+    without rich), nothing when stderr is not a terminal."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total, self.done = total, 0
+        self.bar: Any = None  # a rich.progress.Progress
+        self.task: Any = None
+        self.live = sys.stderr.isatty() and total > 1
+        if self.live:
+            try:
+                from rich.console import Console
+                from rich.progress import Progress
+
+                self.bar = Progress(console=Console(stderr=True), transient=True)
+                self.task = self.bar.add_task(label, total=total)
+                self.bar.start()
+            except ImportError:
+                self.bar = None
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.advance(self.task)
+        elif self.live:
+            print(f"\r{self.done}/{self.total}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+        elif self.live:
+            print("\r", end="", file=sys.stderr, flush=True)
 
 
 def cmd_crosscheck(args: argparse.Namespace) -> int:
-    boards = formats.read_many(args.file, args.format)
+    """``futocp crosscheck``: one table (streamed row by row) for one instance; one
+    summary per backend for a collection. Exit 1 on a disagreement, a failed
+    verification or a backend stopped by its time limit."""
+    instances = _inputs(args)
     limit = None if args.all else args.limit
+    names = choose_backends(args.backends)
+    single = len(instances) == 1
+    stream = single and not args.json
+    if stream:
+        print(_HEAD, flush=True)
     reports = []
-    for board in boards:
-        rows = crosscheck(board, args.backends, limit=limit, time_limit=args.time_limit,
-                          filtering=args.filtering, seed=args.seed)
-        reports.append((rows, disagreements(rows, limit)))
-    agree = not any(problems for _, problems in reports)
+    progress = _Progress(len(instances), "crosscheck") if not single else None
+    try:
+        for name, board in instances:
+            rows = crosscheck(board, names, limit=limit, time_limit=args.time_limit,
+                              filtering=args.filtering, seed=args.seed,
+                              on_record=(lambda r: print(_crosscheck_row(r), flush=True))
+                              if stream else None)
+            reports.append((name, rows, disagreements(rows, limit)))
+            if progress is not None:
+                progress.advance()
+    finally:
+        if progress is not None:
+            progress.close()
+    agree = not any(problems for _, _, problems in reports)
+    late = sorted({r["backend"] for _, rows, _ in reports for r in rows if r.get("time_limited")})
+    summary = backend_summary([rows for _, rows, _ in reports])
     if args.json:
-        items = [{"index": i, "rows": rows, "problems": problems, "agree": not problems}
-                 for i, (rows, problems) in enumerate(reports)]
-        out: dict[str, Any] = {"instance": args.file, "agree": agree}
-        if len(boards) == 1:
-            out.update(rows=items[0]["rows"], problems=items[0]["problems"])
+        out: dict[str, Any] = {"instance": _source(args), "agree": agree, "time_limited": late}
+        if single:
+            out.update(rows=reports[0][1], problems=reports[0][2])
         else:
-            out["instances"] = items
+            out["backends"] = summary
+            out["instances"] = [{"index": k, "instance": name, "rows": rows,
+                                 "problems": problems, "agree": not problems}
+                                for k, (name, rows, problems) in enumerate(reports, 1)]
         _print_json(out)
+    elif single:
+        print(_LEGEND)
+        for p in reports[0][2]:
+            print(f"DISAGREEMENT: {p}")
+        print("all backends agree" if agree else "backends DISAGREE")
     else:
-        for i, (rows, problems) in enumerate(reports):
-            if len(boards) > 1:
-                print(f"# instance {i + 1} of {len(boards)}")
-            print(_crosscheck_table(rows))
-            for p in problems:
-                print(f"DISAGREEMENT: {p}")
-            if len(boards) > 1:
-                print()
-        bad = sum(1 for _, problems in reports if problems)
-        print(f"{len(boards)} instance(s), {bad} with a disagreement or failed verification"
-              if len(boards) > 1 else ("all backends agree" if agree else "backends DISAGREE"))
-    return EXIT_OK if agree else EXIT_UNKNOWN
+        print(f"{len(instances)} instances from {_source(args)}, limit {limit}"
+              + (f", time limit {args.time_limit}s" if args.time_limit else ""))
+        print(_summary_table(summary))
+        bad = [(name, problems) for name, _, problems in reports if problems]
+        for name, problems in bad[:10]:
+            print(f"DISAGREEMENT {name}: {problems[0]}")
+        if len(bad) > 10:
+            print(f"... and {len(bad) - 10} more (--json lists them all)")
+        print(f"{len(instances)} instance(s), {len(bad)} with a disagreement or failed "
+              "verification")
+    if late and not args.json:
+        print(f"stopped by the time limit: {', '.join(late)} (exit code 1)")
+    return EXIT_OK if agree and not late else EXIT_UNKNOWN
 
 
+# ----------------------------------------------------------- export, decode
 def cmd_export(args: argparse.Namespace) -> int:
-    board = formats.read(args.file, args.format)
+    _, board = _one_instance(args, "an export is one formula")
     text = export(build_model(board, args.filtering), args.to, **parse_opts(args.opt))
-    if args.output:
-        formats.base.atomic_write(args.output, text)
-    else:
-        sys.stdout.write(text)
+    _write_text(text, args.output)
     return EXIT_OK
 
 
 def _read_file(path: str) -> str:
+    """A text file, or an InputError naming it (and the line and column of a byte
+    that is not UTF-8)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        with open(path, "rb") as fh:
+            data = fh.read()
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), path) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise InputError(f"not a UTF-8 text file (byte 0x{data[exc.start]:02x})", path, line,
+                         column) from None
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
-    board = formats.read(args.file, args.format)
+    _, board = _one_instance(args, "a model decodes into one puzzle")
     answer = _read_file(args.model)
     if args.formula is None:
         model = build_model(board, args.filtering)
@@ -299,12 +614,16 @@ def cmd_decode(args: argparse.Namespace) -> int:
                 raise InputError("no solution line in the MiniZinc output", args.model)
             values = solutions[0]
         else:
-            values = decode(board, export(model, "dimacs", **parse_opts(args.opt)), answer)
+            formula = export(model, "dimacs", **parse_opts(args.opt))
+            values = decode(board, formula, answer, model_source=args.model,
+                            formula_source=f"the formula of {_source(args)} (re-encoded)")
     else:
-        values = decode(board, _read_file(args.formula), answer)
+        values = decode(board, _read_file(args.formula), answer, model_source=args.model,
+                        formula_source=args.formula)
     problems = verify(board, values)
     if args.json:
-        _print_json({"instance": args.file, "solution": _solution_json(board, values),
+        _print_json({"instance": _source(args), "model": args.model,
+                     "solution": _solution_json(board, values),
                      "verified": not problems, "violations": [str(v) for v in problems]})
     else:
         print(render(board, values))
@@ -313,12 +632,14 @@ def cmd_decode(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    board = formats.read(args.file, args.format)
-    text = formats.dumps(board, args.to)
-    if args.output:
-        formats.base.atomic_write(args.output, text)
-    else:
-        sys.stdout.write(text)
+    """``futocp convert``: every puzzle to a format of many (sudoku, tatham, jigsaw);
+    one puzzle (``--index`` on a collection) to the other formats."""
+    instances = _inputs(args)
+    if len(instances) > 1 and args.to not in COLLECTION_FORMATS:
+        raise UsageError(f"{_source(args)} holds {len(instances)} puzzles and the {args.to} "
+                         f"format holds one: choose one with --index I (1..{len(instances)}), "
+                         f"or convert to a format of many ({', '.join(COLLECTION_FORMATS)})")
+    _write_text("".join(formats.dumps(board, args.to) for _, board in instances), args.output)
     return EXIT_OK
 
 
@@ -354,49 +675,90 @@ def _emit(board: Board, output: str | None, fmt: str | None) -> None:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    board = formats.read(args.file, args.format)
+    """``futocp count``: every puzzle of the input, one line (or JSON record) each."""
+    instances = _inputs(args)
     limit = None if args.all else args.limit
-    res = count(board, limit=limit, backend=args.backend, time_limit=args.time_limit)
-    finished = res.exhausted or (limit is not None and res.count >= limit)
+    records, code = [], EXIT_OK
+    for name, board in instances:
+        res = count(board, limit=limit, backend=args.backend, time_limit=args.time_limit)
+        finished = res.exhausted or (limit is not None and res.count >= limit)
+        code = max(code, EXIT_OK if finished else EXIT_UNKNOWN)
+        records.append({"instance": name, "count": res.count, "limit": limit,
+                        "exhausted": res.exhausted})
+        if args.json:
+            continue
+        prefix = f"{name}: " if len(instances) > 1 else ""
+        if res.exhausted:
+            print(f"{prefix}{res.count} solution(s), exact (backend {res.backend})")
+        elif finished:
+            print(f"{prefix}{res.count} solution(s) or more: limit reached (backend {res.backend})")
+        else:
+            print(f"{prefix}at least {res.count} solution(s): stopped by the time limit "
+                  f"(backend {res.backend})")
     if args.json:
-        _print_json({"instance": args.file, "count": res.count, "limit": limit,
-                     "exhausted": res.exhausted})
-    elif res.exhausted:
-        print(f"{res.count} solution(s), exact (backend {res.backend})")
-    elif finished:
-        print(f"{res.count} solution(s) or more: limit reached (backend {res.backend})")
-    else:
-        print(f"at least {res.count} solution(s): stopped by the time limit (backend {res.backend})")
-    return EXIT_OK if finished else EXIT_UNKNOWN
+        _print_json(records[0] if len(instances) == 1 else
+                    {"instance": _source(args), "instances": records})
+    return code
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    board = formats.read(args.file, args.format)
+def _check_one(name: str, board: Board, args: argparse.Namespace) -> dict[str, Any]:
     solution = unique_solution(board, args.backend)
     found = 1 if solution else count(board, limit=2, backend=args.backend).count
     critical, breaking = (None, None)
     if solution is not None and not args.unique_only:
         breaking = redundant_clue(board, args.backend)
         critical = breaking is None
+    return {"instance": name, "solutions": found, "unique": solution is not None,
+            "critical": critical,
+            "breaking_clue": None if breaking is None else
+            {"cell": _cell_ref(board, breaking[0]), "label": breaking[1],
+             "name": board.cell_name(breaking[0])}}
+
+
+def _check_lines(rec: dict[str, Any]) -> list[str]:
+    found = rec["solutions"]
+    lines = ["unique: " + ("yes" if rec["unique"] else
+                           "no (no solution)" if found == 0 else "no (2 or more solutions)")]
+    clue = rec["breaking_clue"]
+    if rec["critical"] is not None:
+        lines.append("critical: yes" if rec["critical"] else
+                     f"critical: no (without the clue {clue['label']!r} at {clue['name']} "
+                     "the solution is still unique)")
+    return lines
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """``futocp check``: every puzzle of the input; the exit code is the worst
+    (4 any not a puzzle, else 3 any not critical, else 0)."""
+    instances = _inputs(args)
+    records = []
+    for name, board in instances:
+        rec = _check_one(name, board, args)
+        records.append(rec)
+        if not args.json:
+            lines = _check_lines(rec)
+            print("\n".join(lines) if len(instances) == 1 else f"{name}: {'; '.join(lines)}")
+    summary = {"instances": len(records), "unique": sum(r["unique"] for r in records),
+               "critical": sum(r["critical"] is True for r in records),
+               "not_critical": sum(r["critical"] is False for r in records),
+               "not_puzzles": sum(not r["unique"] for r in records)}
+    for rec in records:
+        if rec["breaking_clue"] is not None:
+            del rec["breaking_clue"]["name"]
     if args.json:
-        _print_json({"instance": args.file, "solutions": found, "unique": solution is not None,
-                     "critical": critical,
-                     "breaking_clue": None if breaking is None else
-                     {"cell": _cell_ref(board, breaking[0]), "label": breaking[1]}})
-    else:
-        print("unique: " + ("yes" if solution else
-                            "no (no solution)" if found == 0 else "no (2 or more solutions)"))
-        if critical is not None:
-            print("critical: yes" if critical else
-                  f"critical: no (without the clue {breaking[1]!r} at {board.cell_name(breaking[0])} "
-                  "the solution is still unique)")
-    if solution is None:
+        _print_json(records[0] if len(records) == 1 else
+                    {"instance": _source(args), "instances": records, "summary": summary})
+    elif len(records) > 1:
+        print(f"{summary['instances']} puzzles: {summary['unique']} unique, "
+              f"{summary['critical']} critical, {summary['not_critical']} not critical, "
+              f"{summary['not_puzzles']} not puzzles")
+    if summary["not_puzzles"]:
         return EXIT_NOT_PUZZLE
-    return EXIT_NOT_CRITICAL if critical is False else EXIT_OK
+    return EXIT_NOT_CRITICAL if summary["not_critical"] else EXIT_OK
 
 
 def cmd_minimize(args: argparse.Namespace) -> int:
-    board = formats.read(args.file, args.format)
+    _, board = _one_instance(args, "minimize writes one puzzle")
     _emit(minimize(board, seed=args.seed, keep=_parse_cells(args.keep), backend=args.backend),
           args.output, args.to)
     return EXIT_OK
@@ -420,19 +782,22 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def _add_puzzle_commands(sub: Any) -> None:
     p = sub.add_parser("count", help="count the solutions of an instance, up to a limit")
-    _add_input(p)
+    _add_instances(p, "a collection: every puzzle, one line each")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--limit", type=int, default=1000, help="stop at this many (default 1000)")
     g.add_argument("--all", action="store_true", help="count every solution")
     p.add_argument("--backend", help="a complete backend (default: the fastest that fits)")
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds for each puzzle's count (default: none)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (a collection: "
+                   "one with a record per puzzle)")
     p.set_defaults(func=cmd_count)
 
     p = sub.add_parser("check", help="is the instance a Latin puzzle (unique)? a critical one?",
                        description="Exit 0: a critical puzzle (or, with --unique-only, a puzzle); "
-                       "3: unique but not critical; 4: not a puzzle (no solution, or several).")
-    _add_input(p)
+                       "3: unique but not critical; 4: not a puzzle (no solution, or several). A "
+                       "collection: every puzzle, and the worst code (4, else 3, else 0).")
+    _add_instances(p, "a collection: every puzzle, one line each, then a summary")
     p.add_argument("--backend", help="a complete backend (default: the fastest that fits)")
     p.add_argument("--unique-only", action="store_true", help="check uniqueness only")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -440,7 +805,7 @@ def _add_puzzle_commands(sub: Any) -> None:
 
     p = sub.add_parser("minimize", help="remove clues at random, keeping the solution unique, "
                        "until the puzzle is critical")
-    _add_input(p)
+    _add_instances(p, "a collection needs --index")
     p.add_argument("--seed", type=int, help="seeds the removal order")
     p.add_argument("--keep", action="extend", nargs="+", metavar="ROW,COL",
                    help="clues that must stay (ROW,COL, or a cell number on other boards)")
@@ -790,9 +1155,122 @@ def _add_render_command(sub: Any) -> None:
 
 
 # ------------------------------------------------------------------ parser
+class _Formatter(argparse.HelpFormatter):
+    """Help that states the default of every option taking a value (unless its
+    text already does)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (action.option_strings and action.nargs != 0 and "default" not in text.lower()
+                and action.default is not argparse.SUPPRESS):
+            text += " (default: none)" if action.default is None else " (default: %(default)s)"
+        return text
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that says "did you mean" for a mistyped choice (a
+    sub-command, a format) and a mistyped option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            choices = [str(c) for c in action.choices]
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}"
+                                         f"{did_you_mean(value, choices)} "
+                                         f"(choose from {', '.join(choices)})")
+
+    def command_parser(self, name: str | None) -> argparse.ArgumentParser | None:
+        """The parser of a sub-command (None for an unknown name)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return action.choices.get(name) if name else None
+        return None
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            parser = self.command_parser(getattr(ns, "command", None)) or self
+            options = [s for a in parser._actions for s in a.option_strings]
+            hints = []
+            for extra in extras:
+                word = extra.split("=", 1)[0]
+                if word.startswith("-"):
+                    hint = did_you_mean(word, options)
+                    if hint:
+                        hints.append(hint[len("; did you mean "):-1])
+            message = "unrecognized arguments: " + " ".join(extras)
+            if hints:
+                message += f"; did you mean {' '.join(hints)}?"
+            parser.error(message)
+        return ns
+
+
+class _TopFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    """The overview keeps the line breaks of its examples and exit codes."""
+
+
+class _TopParser(_Parser):
+    """``futocp --help`` starts with the one-line description and examples."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _TopFormatter)
+        super().__init__(*args, **kwargs)
+
+    def format_help(self) -> str:
+        formatter = self._get_formatter()
+        formatter.add_text(self.description)
+        formatter.add_text(EXAMPLES)
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups)
+        for group in self._action_groups:
+            formatter.start_section(group.title)
+            formatter.add_text(group.description)
+            formatter.add_arguments(group._group_actions)
+            formatter.end_section()
+        formatter.add_text(self.epilog)
+        return formatter.format_help()
+
+
+def _epilog() -> str:
+    import textwrap
+
+    lines = ["exit codes:"]
+    for code, meaning in EXIT_CODES.items():
+        lines += textwrap.wrap(meaning, 96, initial_indent=f"  {code:<4} ",
+                               subsequent_indent=" " * 7)
+    lines += ["", "more: futocp help COMMAND (or futocp COMMAND --help); README.md and docs/.",
+              "shell completion: pip install argcomplete, then",
+              '  eval "$(register-python-argcomplete futocp)"   (bash; zsh with bashcompinit)']
+    return "\n".join(lines)
+
+
 def _add_input(p: argparse.ArgumentParser) -> None:
+    """``FILE`` and ``--format``: the input of a command that reads one file."""
     p.add_argument("file", help="instance file")
-    p.add_argument("--format", choices=sorted(formats.FORMATS), help="file format (default: detect)")
+    p.add_argument("--format", choices=sorted(formats.FORMATS),
+                   help="input format (default: by the file's extension, else by its content)")
+
+
+def _add_instances(p: argparse.ArgumentParser, collection: str) -> None:
+    """The input of the commands that read puzzles: ``FILE`` (``-`` = stdin) or
+    ``--puzzle TEXT``, ``--format``, and ``--index`` for a collection.
+
+    Args:
+        collection: What the command does with a file of many puzzles (for the help).
+    """
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help=f"instance file, '-' for standard input; {collection}")
+    p.add_argument("--puzzle", metavar="TEXT",
+                   help="the instance inline instead of FILE: a Sudoku line, a Tatham game id, "
+                        "JSON... (format detected unless --format; default: read FILE)")
+    p.add_argument("--format", choices=sorted(formats.FORMATS),
+                   help="input format (default: by the file's extension, else by its content)")
+    p.add_argument("--index", type=int, metavar="I",
+                   help="only the I-th puzzle of a collection (1-based: FILE#I in the output; "
+                        "default: every puzzle where the command takes many)")
 
 
 def _add_search(p: argparse.ArgumentParser, default_limit: int, per: str) -> None:
@@ -801,65 +1279,165 @@ def _add_search(p: argparse.ArgumentParser, default_limit: int, per: str) -> Non
     g.add_argument("--limit", type=int, default=default_limit,
                    help=f"most solutions {per} (default {default_limit})")
     g.add_argument("--all", action="store_true", help="enumerate every solution")
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds for each backend run")
-    p.add_argument("--seed", type=int)
-    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds for each backend run (default: none, run to the end)")
+    p.add_argument("--seed", type=int, help="random seed of the backends that use one "
+                   "(refused by the others; default: none, the backend's own)")
+    p.add_argument("--filtering", choices=FILTERINGS, default="lists",
+                   help="list filtering of the model before the search")
+
+
+def _cmd_help(parser: _Parser, args: argparse.Namespace) -> int:
+    """``futocp help [COMMAND]``."""
+    if args.topic is None:
+        parser.print_help()
+        return EXIT_OK
+    command = parser.command_parser(args.topic)
+    if command is None:
+        names = parser._subcommands()  # type: ignore[attr-defined]
+        raise UsageError(f"no command {args.topic!r}{did_you_mean(args.topic, names)} "
+                         f"(commands: {', '.join(names)})")
+    command.print_help()
+    return EXIT_OK
+
+
+#: Help for options that commands declare without their own text.
+COMMON_HELP = {
+    "--json": "print JSON instead of text",
+    "--scale": "the rating scale: tatham (n x n Futoshiki and Latin squares) or general "
+               "(any Latin board); default: by the board",
+    "--format": "file format (default: by the file's extension, else by its content)",
+    "--backend": f"a backend: {', '.join(REGISTRY)} (futocp backends)",
+    "--filtering": "list filtering of the model before the search",
+    "--opt": "a backend option KEY=VALUE (repeatable; futocp backends lists them)",
+}
+
+
+def _complete_backends(prefix: str, **_: Any) -> list[str]:
+    return [n for n in REGISTRY if n.startswith(prefix)]
+
+
+def _complete_families(prefix: str, **_: Any) -> list[str]:
+    return [f.name for f in list_families() if f.name.startswith(prefix)]
+
+
+def _finish(parser: _Parser) -> None:
+    """One pass over every command: common help texts where a command gave none,
+    and the shell completers of backends and families (argcomplete)."""
+    for name in parser._subcommands():  # type: ignore[attr-defined]
+        command = parser.command_parser(name)
+        assert command is not None
+        for action in command._actions:
+            for opt in action.option_strings:
+                if not action.help and opt in COMMON_HELP:
+                    action.help = COMMON_HELP[opt]
+            if action.dest in ("backend", "backends"):
+                action.completer = _complete_backends  # type: ignore[attr-defined]
+            elif action.dest == "family":
+                action.completer = _complete_families  # type: ignore[attr-defined]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
-    parser = argparse.ArgumentParser(prog="futocp", description=__doc__.splitlines()[0])
+    parser = _TopParser(prog="futocp", description=DESCRIPTION, epilog=_epilog())
     parser.add_argument("--version", action="version", version=f"futocp {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                title="commands", parser_class=_Parser)
+    parser._subcommands = lambda: list(sub.choices)  # type: ignore[attr-defined]
 
-    p = sub.add_parser("solve", help="solve an instance")
-    _add_input(p)
-    p.add_argument("--backend", default=DEFAULT_BACKEND, help=f"one of {', '.join(REGISTRY)}")
-    p.add_argument("--opt", action="append", metavar="KEY=VALUE", help="backend option (repeatable)")
+    p = sub.add_parser("solve", help="solve an instance (every puzzle of a collection)",
+                       description="Solve and verify every puzzle of the input. Output: the "
+                       "grid and a status line; --to FMT prints the solutions in a format (the "
+                       "notation of the input: a 16x16 Sudoku line comes back with letters) and "
+                       "the status on stderr; --json one record (docs/solve.schema.json); "
+                       "--quiet the solutions only. Exit 0 finished, 1 stopped by the time "
+                       "limit (or, with --check, a solution failed verification).")
+    _add_instances(p, "a collection: every puzzle, then a summary")
+    p.add_argument("--backend", default=DEFAULT_BACKEND,
+                   help=f"one of {', '.join(REGISTRY)}")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
+                   help="backend option (repeatable; futocp backends lists them)")
     _add_search(p, default_limit=1, per="printed")
-    p.add_argument("--check", action="store_true", help="verify every solution")
+    p.add_argument("--check", action="store_true", help="exit 1 when a solution fails "
+                   "verification, and print each solution's verdict (every solution is "
+                   "verified anyway)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true",
+                     help="print one JSON record (a collection: records and a summary)")
+    out.add_argument("--to", choices=sorted(formats.FORMATS), metavar="FMT",
+                     help="print the solutions in a format: " + ", ".join(sorted(formats.FORMATS))
+                     + " (default: the readable grid and a status line)")
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="print the solutions only (or nothing): the exit code tells the rest")
+    talk.add_argument("-v", "--verbose", action="store_true",
+                      help="also print the model's size, the backend's log and stats on stderr")
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("show", help="print an instance")
-    _add_input(p)
+    p = sub.add_parser("show", help="print an instance (every puzzle of a collection)")
+    _add_instances(p, "a collection: every puzzle")
     p.add_argument("--solution", action="store_true", help="also solve and print the solution")
-    p.add_argument("--backend", default=DEFAULT_BACKEND)
+    p.add_argument("--backend", default=DEFAULT_BACKEND, help="the backend for --solution")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds for each --solution (default: none)")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("backends", help="list the backends and whether they are available")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(func=cmd_backends)
 
-    p = sub.add_parser("crosscheck", help="run several backends on one instance and compare")
-    _add_input(p)
-    p.add_argument("--backends", default="all", help="all (the available ones) or a,b,c")
+    p = sub.add_parser("crosscheck", help="run several backends on an instance and compare",
+                       description="Every chosen backend solves the same model; every solution "
+                       "is verified; statuses and counts are compared. One instance: a table, "
+                       "a row per backend as it finishes. A collection: one summary per "
+                       "backend (solved, agreed, median time), with a progress bar on a "
+                       "terminal. Exit 0 when every backend finished and they agree; 1 on a "
+                       "disagreement, a failed verification, or a backend stopped by "
+                       "--time-limit.")
+    _add_instances(p, "a collection: every puzzle, then one summary per backend")
+    p.add_argument("--backends", default="all",
+                   help="all (the available ones), complete (the available complete ones) "
+                        "or a,b,c")
     _add_search(p, default_limit=2, per="per backend")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_crosscheck)
 
-    p = sub.add_parser("export", help="write the instance as DIMACS, OPB, a CP-SAT proto or MiniZinc")
-    _add_input(p)
-    p.add_argument("--to", required=True, choices=sorted(EXPORTERS))
+    p = sub.add_parser("export", help="write the instance as DIMACS, OPB, a CP-SAT proto or "
+                       "MiniZinc")
+    _add_instances(p, "a collection needs --index")
+    p.add_argument("--to", required=True, choices=sorted(EXPORTERS),
+                   help="the formula's format: " + ", ".join(sorted(EXPORTERS)))
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="encoding option of the backend behind the format (e.g. card=seqcounter)")
-    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
-    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.add_argument("--filtering", choices=FILTERINGS, default="lists",
+                   help="list filtering of the model before the encoding")
+    p.add_argument("-o", "--output", help="write here (atomically; default: stdout)")
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("decode", help="turn an external solver's model back into a verified solution")
-    _add_input(p)
-    p.add_argument("model", help="the solver's output (DIMACS 'v' lines, OPB, or MiniZinc output)")
+    p = sub.add_parser("decode", help="turn an external solver's model back into a verified "
+                       "solution",
+                       description="Read the answer of an external solver on a formula made "
+                       "by 'futocp export' (DIMACS 'v' lines, MiniSat's result file 'SAT' + "
+                       "literals, a PB solver's 'v x1 -x2', or MiniZinc output) and print the "
+                       "solution, verified. Exit 1 when it fails verification.")
+    _add_instances(p, "a collection needs --index")
+    p.add_argument("model", help="the solver's output (DIMACS 'v' lines, MiniSat's 'SAT' file, "
+                                 "OPB, or MiniZinc output)")
     p.add_argument("--formula", help="the exported DIMACS/OPB file (default: re-encode the instance "
                                      "with --opt and --filtering, as export does)")
-    p.add_argument("--opt", action="append", metavar="KEY=VALUE")
-    p.add_argument("--filtering", choices=FILTERINGS, default="lists")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
+                   help="the encoding options given to export (e.g. card=seqcounter)")
+    p.add_argument("--filtering", choices=FILTERINGS, default="lists",
+                   help="the filtering given to export")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_decode)
 
     p = sub.add_parser("convert", help="convert an instance to another format")
-    _add_input(p)
-    p.add_argument("--to", required=True, choices=sorted(formats.FORMATS))
-    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    _add_instances(p, "a collection: every puzzle to a format of many (sudoku, tatham, "
+                      "jigsaw); other formats hold one, so they need --index")
+    p.add_argument("--to", required=True, choices=sorted(formats.FORMATS),
+                   help="the format to write: " + ", ".join(sorted(formats.FORMATS)))
+    p.add_argument("-o", "--output", help="write here (atomically; default: stdout)")
     p.set_defaults(func=cmd_convert)
 
     _add_puzzle_commands(sub)
@@ -867,17 +1445,55 @@ def build_parser() -> argparse.ArgumentParser:
     _add_family_commands(sub)
     _add_experiment_commands(sub)
     _add_render_command(sub)
+
+    p = sub.add_parser("help", help="the help of a command: futocp help solve")
+    p.add_argument("topic", nargs="?", metavar="COMMAND",
+                   help="a command (default: the overview)")
+    p.set_defaults(func=lambda args: _cmd_help(parser, args))
+    _finish(parser)
     return parser
 
 
+def _check_names(args: argparse.Namespace) -> None:
+    """Backend and family names, with "did you mean" for a mistyped one."""
+    backend = getattr(args, "backend", None)
+    if isinstance(backend, str) and backend not in REGISTRY:
+        raise UsageError(f"unknown backend {backend!r}{did_you_mean(backend, REGISTRY)} "
+                         f"(known: {', '.join(REGISTRY)})")
+    name = getattr(args, "family", None)
+    if isinstance(name, str):
+        from .families import get_family
+
+        try:
+            get_family(name)
+        except UsageError:
+            fams = list_families()
+            names = [f.name for f in fams] + [a for f in fams for a in f.spec.get("aliases") or ()]
+            raise UsageError(f"unknown family {name!r}{did_you_mean(name, names)} (known: "
+                             f"{', '.join(f.name for f in fams)}; futocp families)") from None
+
+
+def _autocomplete(parser: argparse.ArgumentParser) -> None:
+    """Shell completion through argcomplete, when the shell asks and it is installed."""
+    if "_ARGCOMPLETE" not in os.environ:
+        return
+    try:
+        import argcomplete
+    except ImportError:
+        return
+    argcomplete.autocomplete(parser)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code."""
+    """Run the CLI; returns the exit code (:data:`EXIT_CODES`)."""
     parser = build_parser()
+    _autocomplete(parser)
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         if getattr(args, "limit", 1) is not None and getattr(args, "limit", 1) < 1:
             raise UsageError("--limit must be at least 1")
+        _check_names(args)
         with signals_as_interrupt():  # SIGTERM/SIGHUP clean up as Ctrl-C does
             return func(args)
     except SolverError as exc:
@@ -892,6 +1508,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as exc:
         why = f" by {exc.args[0]}" if exc.args else ""
         print(f"futocp: interrupted{why}", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # a reader such as head stopped early: not an error
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
         return EXIT_OK

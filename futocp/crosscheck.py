@@ -10,7 +10,12 @@ solutions, or exhausted the search; only final answers of complete backends
 are compared on status and count. An incomplete backend must not claim a
 solution where a complete one proved none. A backend that fails to run (not
 installed, cannot hold the model) gets ``status = "error"`` and its reason,
-and is not counted as a disagreement.
+and is not counted as a disagreement. A record's ``time_limited`` says that the
+time limit stopped the backend before it answered all it was asked (the
+command line then exits 1).
+
+On a collection, :func:`backend_summary` turns the records of every instance
+into one summary per backend (solved, agreed, time-limited, median time).
 
 Example:
     >>> from futocp.families import latin_square
@@ -21,8 +26,10 @@ Example:
 
 from __future__ import annotations
 
+import difflib
+import statistics
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .backends import REGISTRY, get_backend
@@ -31,21 +38,35 @@ from .errors import FutocpError, UsageError
 from .model import build_model
 from .verify import verify
 
-__all__ = ["crosscheck", "disagreements", "choose_backends", "COUNTERS"]
+__all__ = ["crosscheck", "disagreements", "choose_backends", "backend_summary", "COUNTERS"]
 
 COUNTERS = ("nodes", "backtracks", "removed_values", "conflicts", "decisions", "branches",
             "variables", "clauses")
 
 
 def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:
-    """Backend names from ``"all"`` (every available one), ``"a,b"`` or a list."""
+    """Backend names from ``"all"`` (every available one), ``"complete"`` (every
+    available complete one), ``"a,b"`` or a list.
+
+    Example:
+        >>> choose_backends("listcolor,cpsat")
+        ['listcolor', 'cpsat']
+        >>> choose_backends("listcolour")
+        Traceback (most recent call last):
+        ...
+        futocp.errors.UsageError: unknown backend 'listcolour'; did you mean 'listcolor'? (known: ...)
+    """
     if isinstance(spec, str):
-        if spec == "all":
-            return [n for n, cls in REGISTRY.items() if cls.available() is True]
+        if spec in ("all", "complete"):
+            return [n for n, cls in REGISTRY.items() if cls.available() is True
+                    and (cls.complete or spec == "all")]
         spec = [s.strip() for s in spec.split(",") if s.strip()]
     for name in spec:
         if name not in REGISTRY:
-            raise UsageError(f"unknown backend {name!r} (known: {', '.join(REGISTRY)})")
+            close = difflib.get_close_matches(name, list(REGISTRY), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise UsageError(f"unknown backend {name!r}{hint} (known: {', '.join(REGISTRY)}; "
+                             "or all, complete)")
     if not spec:
         raise UsageError("no backend chosen")
     return list(spec)
@@ -91,23 +112,27 @@ def disagreements(records: Sequence[dict[str, Any]], limit: int | None) -> list[
 
 def crosscheck(board: Board, backends: str | Sequence[str] = "all", *, limit: int | None = 2,
                time_limit: float | None = None, filtering: str = "lists", seed: int | None = None,
-               options: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+               options: Mapping[str, Mapping[str, Any]] | None = None,
+               on_record: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Run several backends on one board and compare them.
 
     Args:
         board: The instance.
-        backends: ``"all"`` (the available ones), ``"a,b,c"`` or a list of names.
+        backends: ``"all"`` (the available ones), ``"complete"`` (the available complete
+            ones), ``"a,b,c"`` or a list of names.
         limit: Solutions per backend (None = all).
         time_limit: Seconds per backend.
         filtering: Model filtering (``"lists"`` or ``"none"``).
         seed: Passed to every backend.
         options: Per backend name, its options.
+        on_record: Called with each backend's record as soon as it is known (before
+            ``agrees`` is set: that needs every answer), e.g. to print a table row.
 
     Returns:
         One record per backend: backend, complete, status, solutions, exhausted,
-        verified, violation, build_s, solve_s, wall_s, the counters in
-        :data:`COUNTERS` the backend reports, reason, and ``agrees`` (False for a
-        backend named in a disagreement).
+        finished, time_limited, verified, violation, build_s, solve_s, wall_s, the
+        counters in :data:`COUNTERS` the backend reports, reason, and ``agrees``
+        (False for a backend named in a disagreement).
     """
     names = choose_backends(backends)
     options = options or {}
@@ -119,17 +144,57 @@ def crosscheck(board: Board, backends: str | Sequence[str] = "all", *, limit: in
             result = get_backend(name).solve(model, limit=limit, time_limit=time_limit, seed=seed,
                                              **dict(options.get(name, {})))
         except FutocpError as exc:
-            rec.update(status="error", solutions=0, exhausted=False, verified=False,
-                       violation=None, reason=str(exc), agrees=True)
+            rec.update(status="error", solutions=0, exhausted=False, finished=False,
+                       time_limited=False, verified=False, violation=None, reason=str(exc),
+                       agrees=True)
             records.append(rec)
+            if on_record is not None:
+                on_record(rec)
             continue
         bad = next((v for s in result.solutions for v in verify(board, s)), None)
         rec.update(status=result.status.value, solutions=result.n_solutions,
-                   exhausted=result.exhausted, verified=bad is None,
+                   exhausted=result.exhausted, finished=result.finished,
+                   time_limited=not result.finished, verified=bad is None,
                    violation=str(bad) if bad else None,
                    build_s=result.stats["build_s"], solve_s=result.stats["solve_s"],
                    wall_s=result.stats["wall_s"], reason=result.stats.get("reason"))
         rec.update({k: result.stats[k] for k in COUNTERS if k in result.stats})
         records.append(rec)
+        if on_record is not None:
+            on_record(rec)
     disagreements(records, limit)
     return records
+
+
+def backend_summary(reports: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One summary per backend over the :func:`crosscheck` records of many instances.
+
+    Each summary: backend, complete, instances, solved (answered sat or unsat),
+    agreed (answered, and the answer agrees and verifies), time_limited, errors,
+    failed_verification, median_s and total_s (wall time of the runs that did not
+    fail; None when every run failed).
+
+    Example:
+        >>> rows = [{"backend": "a", "complete": True, "status": "sat", "agrees": True,
+        ...          "verified": True, "time_limited": False, "wall_s": 0.5}]
+        >>> backend_summary([rows, rows])[0]["solved"], backend_summary([rows])[0]["median_s"]
+        (2, 0.5)
+    """
+    by_backend: dict[str, list[dict[str, Any]]] = {}
+    for rows in reports:
+        for rec in rows:
+            by_backend.setdefault(rec["backend"], []).append(rec)
+    out = []
+    for name, recs in by_backend.items():
+        ran = [r for r in recs if r["status"] != "error"]
+        walls = [r["wall_s"] for r in ran]
+        out.append({"backend": name, "complete": recs[0]["complete"], "instances": len(recs),
+                    "solved": sum(r["status"] in ("sat", "unsat") for r in ran),
+                    "agreed": sum(r["status"] in ("sat", "unsat") and bool(r["agrees"])
+                                  and r["verified"] for r in ran),
+                    "time_limited": sum(bool(r.get("time_limited")) for r in ran),
+                    "errors": len(recs) - len(ran),
+                    "failed_verification": sum(not r["verified"] for r in ran),
+                    "median_s": round(statistics.median(walls), 6) if walls else None,
+                    "total_s": round(sum(walls), 6) if walls else None})
+    return out
