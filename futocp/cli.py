@@ -168,9 +168,18 @@ def load_instances(path: str, fmt: str | None = None) -> list[tuple[str, Board]]
 
 
 def _source(args: argparse.Namespace) -> str:
+    """Where the instances come from, for messages."""
     if getattr(args, "puzzle", None) is not None:
         return "--puzzle"
     return "standard input" if args.file == "-" else str(args.file)
+
+
+def _input_name(args: argparse.Namespace) -> str:
+    """Where the instances come from, as JSON outputs name it: the file, ``<stdin>``
+    or ``<puzzle>`` (the prefix of the ``#k`` names of a collection)."""
+    if getattr(args, "puzzle", None) is not None:
+        return "<puzzle>"
+    return "<stdin>" if args.file == "-" else str(args.file)
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, Board]]:
@@ -378,7 +387,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         summary = collection_summary(records, time.perf_counter() - start)
         if args.json:
-            _print_json({"instance": args.file if args.puzzle is None else "<puzzle>",
+            _print_json({"instance": _input_name(args),
                          "backend": args.backend, "instances": records, "summary": summary})
         elif not args.quiet:
             s = summary
@@ -547,7 +556,8 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     late = sorted({r["backend"] for _, rows, _ in reports for r in rows if r.get("time_limited")})
     summary = backend_summary([rows for _, rows, _ in reports])
     if args.json:
-        out: dict[str, Any] = {"instance": _source(args), "agree": agree, "time_limited": late}
+        out: dict[str, Any] = {"instance": _input_name(args), "agree": agree,
+                               "time_limited": late}
         if single:
             out.update(rows=reports[0][1], problems=reports[0][2])
         else:
@@ -622,7 +632,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
                         formula_source=args.formula)
     problems = verify(board, values)
     if args.json:
-        _print_json({"instance": _source(args), "model": args.model,
+        _print_json({"instance": _input_name(args), "model": args.model,
                      "solution": _solution_json(board, values),
                      "verified": not problems, "violations": [str(v) for v in problems]})
     else:
@@ -697,7 +707,7 @@ def cmd_count(args: argparse.Namespace) -> int:
                   f"(backend {res.backend})")
     if args.json:
         _print_json(records[0] if len(instances) == 1 else
-                    {"instance": _source(args), "instances": records})
+                    {"instance": _input_name(args), "instances": records})
     return code
 
 
@@ -747,7 +757,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             del rec["breaking_clue"]["name"]
     if args.json:
         _print_json(records[0] if len(records) == 1 else
-                    {"instance": _source(args), "instances": records, "summary": summary})
+                    {"instance": _input_name(args), "instances": records, "summary": summary})
     elif len(records) > 1:
         print(f"{summary['instances']} puzzles: {summary['unique']} unique, "
               f"{summary['critical']} critical, {summary['not_critical']} not critical, "

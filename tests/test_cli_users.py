@@ -322,6 +322,11 @@ def test_solve_reads_standard_input(monkeypatch, capsys):
     assert main(["solve", "-", *LC, "--to", "sudoku", "--quiet"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and all(len(line) == 16 for line in lines)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(COLLECTION))
+    assert main(["solve", "-", *LC, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    _validate(doc)
+    assert doc["instance"] == "<stdin>" and doc["instances"][2]["instance"] == "<stdin>#3"
     monkeypatch.setattr(sys, "stdin", io.StringIO(".2.43...2..34..1\n1..4..3..2..4..\n"))
     assert main(["solve", "-", *LC, "--format", "sudoku"]) == 2
     assert capsys.readouterr().err.startswith("futocp: error: <stdin>:2:16: the line has 15")
