@@ -14,16 +14,20 @@ from __future__ import annotations
 from ..errors import UsageError
 from .anneal import AnnealBackend
 from .base import Backend, Deadline, Option
+from .bt import BtBackend
+from .colorfutoshiki import ColorfutoshikiBackend
 from .cpsat import CpsatBackend
+from .fc import FcBackend
 from .genetic import GeneticBackend
 from .listcolor import ListcolorBackend
+from .mac import MacBackend
 from .minizinc import MinizincBackend
 from .pyconstraint import PyconstraintBackend
 from .sat import SatBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table"]
 
-REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend, AnnealBackend, GeneticBackend)}
+REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend, BtBackend, FcBackend, MacBackend, ColorfutoshikiBackend, AnnealBackend, GeneticBackend)}
 
 
 def get_backend(name: str) -> Backend:

@@ -1,0 +1,1151 @@
+"""The seeds' complete searches, one engine: BT, FC, MAC (AC-3) and ColorFutoshiki.
+
+Four backends (:mod:`~futocp.backends.bt`, :mod:`~futocp.backends.fc`,
+:mod:`~futocp.backends.mac`, :mod:`~futocp.backends.colorfutoshiki`) are thin
+declarations over this module, which compiles a Model into a
+:class:`SearchProgram` (the search structure and the *root lists* the search
+starts from) and runs one of two depth-first searches over it:
+
+* the **check search** (seed 000's ``color``/``colorG``, seed 004's sequential
+  solver, seed 001's BT): cells are visited in a static order, *given cells
+  included* (row-major on a grid: the model's cell order); at each cell the
+  values of its root list are tried in ascending order, each with one
+  consistency check -- ``safe(v, c)`` -- against the cells that hold a value
+  (the givens are pre-stored, as in the papers): no peer of a shared
+  all-different group holds ``c``, no count group already holds ``c`` as often
+  as its multiset allows, every binary relation whose other cell holds a value
+  is satisfied (the support of :meth:`Model.support`), and every n-ary
+  relation (a cage) whose other cells all hold values holds. A given cell
+  accepts only its own value and checks nothing (clue conflicts are caught
+  when the Model is built). ``bt`` runs it over full lists (a given cell tries
+  1..n like every cell), ``colorfutoshiki`` over seed 000's lists, ``mac`` with
+  ``ac3=pre`` over the AC-3 lists; ``bt`` with ``order=mrv`` visits the givens
+  first and then, at each node, the free cell with the fewest values consistent
+  with the current values (ties: the first cell);
+* the **propagating search** (seed 001's FC, and MAC): the same static walk,
+  but every cell keeps a domain. Trying value ``c`` at a free cell makes it
+  the cell's domain and propagates: forward checking (``fc``) removes ``c``
+  from the unassigned peers, prunes the unassigned ends of the cell's binary
+  relations by their support, removes a label from the unassigned cells of a
+  count group once its multiplicity is used up, and narrows the last
+  unassigned cell of an n-ary relation to the values that satisfy it; ``mac``
+  applies the two non-binary rules and then AC-3 from the cell (FIFO queue
+  seeded with the arcs pointing at it). A wiped-out domain rejects the value
+  at once. A given cell has the domain of its value and propagates nothing
+  during the search (its propagation is done at the root).
+
+Root lists (compiled once, before the search; never updated by the check search):
+
+* ``bt``: every cell's list is full (the paper's FutoshikiBT has no lists);
+* ``colorfutoshiki`` with ``lists=paper`` (the default): seed 000's single pass,
+  READING (b) of the spec (§1.4): a given's list is its value, a given's value
+  leaves its peers' lists (in a count group: once the givens use up its
+  multiplicity), a binary relation at a given trims its empty neighbour by the
+  support; nothing else, no iteration. ``lists=fixpoint``: futocp's iterated
+  filtering (:meth:`Model.filter`, reading (c));
+* ``fc``: forward checking from every given (the same pass as ``paper``, plus
+  the n-ary rule);
+* ``mac``: the givens' non-binary rules, then AC-3 over every arc.
+
+A root list left empty proves the board unsatisfiable: the answer is ``unsat``
+with no search (explored_nodes 0).
+
+Counters (``stats``), the seeds' definitions (spec §1.5, §2.4, §2.6):
+
+* ``explored_nodes`` -- seed 000's EN: the number of (cell, value) tests, i.e.
+  calls of the consistency check, given cells included (in the propagating
+  search a test is one tentative assignment and its propagation). With the
+  default options, on a board that has a solution and ``limit=1``, ``bt``
+  explores at least ``sum(index(label) + 1)`` over the cells of the solution it
+  finds (n²(n+1)/2 on an n x n Latin board), with equality exactly when it
+  never backtracks; ``colorfutoshiki`` explores between n² and ``bt``'s count
+  (same tree, fewer candidates);
+* ``removed_values`` -- seed 000's RN: sum over all cells of (number of values
+  - size of its root list), a given's list counting n - 1; ``fc`` and ``mac``
+  add every value their propagation removes from another cell's domain during
+  the search (an undone removal counts again if made again); ``bt`` removes
+  nothing (the paper's "NRN");
+* ``assignments`` -- seed 001's moves: tests that succeed (a value written into
+  the cell, given cells included each time the walk passes them);
+* ``backtracks`` -- dead ends: a cell's candidates exhausted, so the search
+  returns to the previous cell (after the last solution when enumerating, the
+  final returns to the root count too);
+* ``revisions`` (``mac``) -- seed 001's "executed for N times": arcs taken from
+  the AC-3 queue (calls of REMOVE-INCONSISTENT-VALUES), at the root and during
+  the search.
+
+Parallel search (seed 004), ``workers=N``: the tree is split at its first
+levels into subproblems (:func:`split_search`: the same search, stopped at a
+depth, gives the prefixes -- assignments of the first branching cells -- that
+survive; the depth grows until there are ``_SUBPROBLEMS_PER_WORKER`` per
+worker); :func:`run_parallel` solves them in N forked processes that pull
+subproblems in order, the first solution stops the others when one is asked
+for, and solutions concatenated in subproblem order reproduce the sequential
+enumeration. Counters add up: on a complete enumeration the split's counters
+plus the workers' equal the sequential run's exactly. ``stats`` also has
+``workers``, ``worker_nodes`` (explored nodes per worker), ``split_depth``,
+``split_nodes`` and ``subproblems``. :func:`run_parallel`, :func:`restrict` and
+:func:`split_domains` know nothing of this engine: a backend that works on
+domains (``listcolor``) can split with :func:`split_domains`, solve each
+:func:`restrict`-ed set of domains in a ``solve_one`` callable and reuse the
+pool as is.
+
+Example:
+    >>> from futocp.families import futoshiki
+    >>> from futocp.model import build_model
+    >>> board = futoshiki(4, [[0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+    ...                   less=[((0, 0), (0, 1))])
+    >>> prog = compile_search(build_model(board), "colorfutoshiki")
+    >>> prog.root_removed  # the given (3) and its 6 peers (1 each)
+    9
+    >>> run = run_search(prog, limit=None)
+    >>> len(run.leaves), run.finished
+    (72, True)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue as queue_module
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import product
+from typing import Any, ClassVar
+
+from ..errors import SolverError, UsageError
+from ..model import Model
+from ..relations import Relation
+from ..result import Result
+from .base import Backend, Deadline, Option
+
+__all__ = [
+    "ALGORITHMS",
+    "SearchProgram",
+    "SearchRun",
+    "compile_search",
+    "run_search",
+    "split_search",
+    "Subproblem",
+    "ParallelRun",
+    "run_parallel",
+    "restrict",
+    "split_domains",
+    "SeedSearchBackend",
+    "WORKERS_OPTION",
+]
+
+ALGORITHMS = ("bt", "fc", "mac", "colorfutoshiki")
+COUNTER_KEYS = ("explored_nodes", "assignments", "backtracks", "removed_values", "revisions")
+
+_CHECK_EVERY = 256  # tests between two looks at the clock (and the stop flag) ...
+_CHECK_EVERY_COSTLY = 16  # ... when a test propagates, or an mrv step scans every cell
+_SUBPROBLEMS_PER_WORKER = 16  # the split deepens until it has this many per worker
+_GRACE_S = 2.0  # seconds the workers get to return after being told to stop
+
+#: A subproblem: assignments ``(cell, value index)`` of the first branching cells.
+Subproblem = tuple[tuple[int, int], ...]
+Arc = tuple[int, int, "tuple[int, ...] | None"]
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The value indices of a bit set, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+# ------------------------------------------------------------------ the program
+@dataclass(frozen=True)
+class SearchProgram:
+    """What the search runs: the structure of the Model and the root lists.
+
+    Attributes:
+        algorithm: ``bt``, ``fc``, ``mac`` or ``colorfutoshiki``.
+        search: ``check`` (BT-style tests over fixed lists), ``forward`` (forward
+            checking) or ``mac`` (AC-3 maintained).
+        order: ``static`` (the cells in :attr:`walk` order) or ``mrv``.
+        values: The labels; the search works on their indices.
+        walk: The static visiting order: every cell, givens included, in model
+            cell order (row-major on a grid); for ``mrv``, the givens (which it
+            visits first).
+        given: Per cell, the value index of its clue, or -1.
+        lists: Per cell, the root list (bit set of value indices).
+        groups: The all-different groups (asterisms of distinct labels, cages).
+        cell_groups: Per cell, the indices of its all-different groups.
+        count_groups: The asterisms with repeated labels, as ``(cells, counts)``.
+        cell_count_groups: Per cell, the indices of its count groups.
+        relations: Per cell, ``(other, forward, backward)`` for each binary
+            relation: ``forward[x]`` is the bit set of the other cell's values
+            compatible with value ``x`` here, ``backward[y]`` the converse.
+        nary: The n-ary relations (cages).
+        cell_nary: Per cell, the indices of its n-ary relations.
+        arcs: ``mac`` only: the AC-3 arcs ``(i, j, table)``, one per ordered pair
+            of cells sharing a group or a relation; ``table[x]`` is the bit set
+            of j's values supporting value x of i (None: a plain difference).
+        in_arcs: ``mac`` only: per cell x, the arcs ``(k, x)`` to requeue when
+            x's domain shrinks.
+        root_removed: Sum over cells of (number of values - size of the root list).
+        root_revisions: AC-3 revisions made building the root lists.
+    """
+
+    algorithm: str
+    search: str
+    order: str
+    values: tuple[Any, ...]
+    walk: tuple[int, ...]
+    given: tuple[int, ...]
+    lists: tuple[int, ...]
+    groups: tuple[tuple[int, ...], ...]
+    cell_groups: tuple[tuple[int, ...], ...]
+    count_groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    cell_count_groups: tuple[tuple[int, ...], ...]
+    relations: tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], ...]
+    nary: tuple[Relation, ...]
+    cell_nary: tuple[tuple[int, ...], ...]
+    arcs: tuple[Arc, ...] = ()
+    in_arcs: tuple[tuple[int, ...], ...] = ()
+    root_removed: int = 0
+    root_revisions: int = 0
+
+    @property
+    def n_cells(self) -> int:
+        """Number of cells."""
+        return len(self.given)
+
+    @property
+    def n_values(self) -> int:
+        """Number of value indices."""
+        return len(self.values)
+
+    @property
+    def failed(self) -> bool:
+        """True when a root list is empty (the board has no solution)."""
+        return not all(self.lists)
+
+
+def compile_search(model: Model, algorithm: str, *, order: str = "static", ac3: str = "maintain",
+                   lists: str = "paper") -> SearchProgram:
+    """Compile ``model`` for one of :data:`ALGORITHMS` (see the module docstring).
+
+    The search starts from the board's givens and full lists, not from
+    ``model.domains`` (which the Model's own filtering may have reduced), except
+    ``lists="fixpoint"``, which runs that filtering.
+
+    Args:
+        model: The Model.
+        algorithm: ``bt``, ``fc``, ``mac`` or ``colorfutoshiki``.
+        order: ``bt``: ``static`` or ``mrv``.
+        ac3: ``mac``: ``maintain`` (after every assignment) or ``pre`` (at the
+            root only, then the check search over the AC-3 lists).
+        lists: ``colorfutoshiki``: ``paper`` (single pass from the givens) or
+            ``fixpoint``.
+
+    Raises:
+        UsageError: for an unknown algorithm or option value.
+    """
+    if algorithm not in ALGORITHMS:
+        raise UsageError(f"unknown search {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    for name, value, allowed in (("order", order, ("static", "mrv")),
+                                 ("ac3", ac3, ("maintain", "pre")),
+                                 ("lists", lists, ("paper", "fixpoint"))):
+        if value not in allowed:
+            raise UsageError(f"option {name}={value!r}: choose one of {', '.join(allowed)}")
+    if algorithm != "bt":
+        order = "static"
+    search = {"bt": "check", "colorfutoshiki": "check", "fc": "forward",
+              "mac": "mac" if ac3 == "maintain" else "check"}[algorithm]
+
+    n = model.n_cells
+    m = model.n_values
+    full = (1 << m) - 1
+    given = [-1] * n
+    for fx in model.fixed:
+        given[fx.cell] = fx.value
+    groups = tuple([con.cells for con in model.permutations]
+                   + [con.cells for con in model.all_different])
+    count_groups = tuple((con.cells, con.counts) for con in model.counts)
+    relations: list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]] = [[] for _ in range(n)]
+    for rel in model.binary:
+        fwd, bwd = model.support(rel)
+        relations[rel.a].append((rel.b, tuple(fwd), tuple(bwd)))
+        relations[rel.b].append((rel.a, tuple(bwd), tuple(fwd)))
+    nary = model.nary
+    if order == "mrv":
+        walk = tuple(c for c in range(n) if given[c] >= 0)
+    else:
+        walk = tuple(range(n))
+    prog = SearchProgram(
+        algorithm=algorithm, search=search, order=order, values=model.values, walk=walk,
+        given=tuple(given), lists=(full,) * n,
+        groups=groups, cell_groups=_index(n, groups),
+        count_groups=count_groups, cell_count_groups=_index(n, [c for c, _ in count_groups]),
+        relations=tuple(map(tuple, relations)),
+        nary=nary, cell_nary=_index(n, [r.cells for r in nary]))
+    if algorithm == "mac":
+        arcs, in_arcs = _arcs(prog)
+        prog = replace(prog, arcs=arcs, in_arcs=in_arcs)
+    if algorithm == "bt":
+        return prog  # full lists for every cell, givens included
+
+    start = [full if g < 0 else 1 << g for g in given]
+    revisions = 0
+    if algorithm == "colorfutoshiki" and lists == "fixpoint":
+        root, _, empty = model.filter(start)
+        if empty is not None:
+            root[empty] = 0
+    else:
+        prop = _Propagator(prog, start, list(given), trail=None)
+        ok = True
+        for cell, g in enumerate(given):  # the givens as assignments, in cell order
+            if g >= 0 and ok:
+                if algorithm == "mac":
+                    ok = prop.nonbinary(cell, g, [])
+                else:
+                    ok = prop.forward(cell, g, nary=algorithm == "fc")
+        if ok and algorithm == "mac":
+            ok = prop.ac3(deque(range(len(prog.arcs))))
+            revisions = prop.revisions
+        root = prop.doms
+        if not ok:  # a wipe-out at the root: the board has no solution
+            root[prop.empty] = 0
+    removed = sum(m - d.bit_count() for d in root)
+    return replace(prog, lists=tuple(root), root_removed=removed, root_revisions=revisions)
+
+
+def _index(n: int, families: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """Per cell, the indices of the families (groups, relations) that name it."""
+    out: list[list[int]] = [[] for _ in range(n)]
+    for i, cells in enumerate(families):
+        for c in cells:
+            out[c].append(i)
+    return tuple(map(tuple, out))
+
+
+def _arcs(prog: SearchProgram) -> tuple[tuple[Arc, ...], tuple[tuple[int, ...], ...]]:
+    """The AC-3 arcs of ``prog``: one per ordered pair of constrained cells.
+
+    A pair that shares an all-different group and has relations gets one merged
+    table (support of every relation, minus equal values).
+    """
+    n = prog.n_cells
+    m = prog.n_values
+    full = (1 << m) - 1
+    peers: list[set[int]] = [set() for _ in range(n)]
+    for cells in prog.groups:
+        for c in cells:
+            peers[c].update(cells)
+    tables: list[dict[int, list[int]]] = [{} for _ in range(n)]
+    for i in range(n):
+        for j, fwd, _ in prog.relations[i]:
+            if j == i:
+                continue
+            merged = tables[i].setdefault(j, [full] * m)
+            for x in range(m):
+                merged[x] &= fwd[x]
+    arcs: list[Arc] = []
+    in_arcs: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        for j in sorted((peers[i] - {i}) | set(tables[i])):
+            table: list[int] | None = tables[i].get(j)
+            if table is not None and j in peers[i]:
+                table = [t & ~(1 << x) for x, t in enumerate(table)]
+            in_arcs[j].append(len(arcs))
+            arcs.append((i, j, None if table is None else tuple(table)))
+    return tuple(arcs), tuple(map(tuple, in_arcs))
+
+
+# ------------------------------------------------------------------ propagation
+class _Propagator:
+    """Forward checking and AC-3 over ``doms`` (in place), with an undo trail.
+
+    ``val[cell]`` is the value index of an assigned cell (givens included), -1
+    for an unassigned one. Every change of a domain is recorded in ``trail``
+    as ``(cell, old domain)`` when a trail is given. A method answers False on
+    a wipe-out (the domains must then be restored from the trail).
+    ``removed`` counts the values removed from other cells' domains,
+    ``revisions`` the arcs taken from the AC-3 queue.
+    """
+
+    def __init__(self, prog: SearchProgram, doms: list[int], val: list[int],
+                 trail: list[tuple[int, int]] | None) -> None:
+        self.prog = prog
+        self.doms = doms
+        self.val = val
+        self.trail = trail if trail is not None else []
+        self.removed = 0
+        self.revisions = 0
+        self.empty = -1  # the cell of the last wipe-out
+        self.in_queue = bytearray(len(prog.arcs))
+
+    def _set(self, cell: int, new: int) -> None:
+        self.trail.append((cell, self.doms[cell]))
+        self.removed += (self.doms[cell] ^ new).bit_count()
+        self.doms[cell] = new
+
+    def undo(self, mark: int) -> None:
+        """Restore the domains changed since the trail had length ``mark``."""
+        trail = self.trail
+        doms = self.doms
+        while len(trail) > mark:
+            cell, old = trail.pop()
+            doms[cell] = old
+
+    def assign(self, cell: int, value: int) -> None:
+        """Make ``{value}`` the domain of ``cell`` (not counted as removals)."""
+        bit = 1 << value
+        if self.doms[cell] != bit:
+            self.trail.append((cell, self.doms[cell]))
+            self.doms[cell] = bit
+
+    def forward(self, cell: int, value: int, nary: bool = True) -> bool:
+        """Forward checking after ``cell`` takes ``value`` (``val`` already set)."""
+        prog = self.prog
+        doms = self.doms
+        val = self.val
+        self.assign(cell, value)
+        bit = 1 << value
+        for g in prog.cell_groups[cell]:
+            for w in prog.groups[g]:
+                if val[w] < 0 and doms[w] & bit:
+                    if doms[w] == bit:
+                        self.empty = w
+                        return False
+                    self._set(w, doms[w] ^ bit)
+        for w, fwd, _ in prog.relations[cell]:
+            if val[w] < 0:
+                d = doms[w]
+                nd = d & fwd[value]
+                if nd != d:
+                    if not nd:
+                        self.empty = w
+                        return False
+                    self._set(w, nd)
+        return self._counts(cell, value, None) and (not nary or self._nary(cell, None))
+
+    def nonbinary(self, cell: int, value: int, changed: list[int]) -> bool:
+        """The count and n-ary rules after ``cell`` takes ``value``; appends the
+        cells whose domain shrank to ``changed``."""
+        self.assign(cell, value)
+        return self._counts(cell, value, changed) and self._nary(cell, changed)
+
+    def _counts(self, cell: int, value: int, changed: list[int] | None) -> bool:
+        """A label whose multiplicity the assigned cells of a count group use up
+        leaves the group's unassigned cells."""
+        prog = self.prog
+        doms = self.doms
+        val = self.val
+        bit = 1 << value
+        for g in prog.cell_count_groups[cell]:
+            cells, counts = prog.count_groups[g]
+            if sum(1 for x in cells if val[x] == value) < counts[value]:
+                continue
+            for w in cells:
+                if val[w] < 0 and doms[w] & bit:
+                    if doms[w] == bit:
+                        self.empty = w
+                        return False
+                    self._set(w, doms[w] ^ bit)
+                    if changed is not None:
+                        changed.append(w)
+        return True
+
+    def _nary(self, cell: int, changed: list[int] | None) -> bool:
+        """The last unassigned cell of an n-ary relation keeps the values that
+        satisfy it."""
+        prog = self.prog
+        doms = self.doms
+        val = self.val
+        values = prog.values
+        for r in prog.cell_nary[cell]:
+            rel = prog.nary[r]
+            free = [i for i, x in enumerate(rel.cells) if val[x] < 0]
+            if len(free) != 1:
+                continue
+            pos = free[0]
+            w = rel.cells[pos]
+            labels = [values[val[x]] if val[x] >= 0 else None for x in rel.cells]
+            keep = 0
+            for y in _bits(doms[w]):
+                labels[pos] = values[y]
+                if rel.holds(labels):
+                    keep |= 1 << y
+            if keep != doms[w]:
+                if not keep:
+                    self.empty = w
+                    return False
+                self._set(w, keep)
+                if changed is not None:
+                    changed.append(w)
+        return True
+
+    def mac(self, cell: int, value: int) -> bool:
+        """``cell`` takes ``value`` (``val`` already set): the non-binary rules,
+        then AC-3 from the cells that changed."""
+        changed = [cell]
+        if not self.nonbinary(cell, value, changed):
+            return False
+        in_arcs = self.prog.in_arcs
+        in_queue = self.in_queue
+        queue: deque[int] = deque()
+        for x in changed:
+            for a in in_arcs[x]:
+                if not in_queue[a]:
+                    in_queue[a] = 1
+                    queue.append(a)
+        return self.ac3(queue)
+
+    def ac3(self, queue: deque[int]) -> bool:
+        """Seed 001's AC-3 (Fig. 5): revise arcs in FIFO order; when D(i) shrinks,
+        queue (k, i) for every neighbour k. The queue holds each arc once."""
+        doms = self.doms
+        arcs = self.prog.arcs
+        in_arcs = self.prog.in_arcs
+        in_queue = self.in_queue
+        for a in queue:
+            in_queue[a] = 1
+        revisions = 0
+        try:
+            while queue:
+                a = queue.popleft()
+                in_queue[a] = 0
+                revisions += 1
+                i, j, table = arcs[a]
+                di = doms[i]
+                dj = doms[j]
+                if table is None:  # i != j: only a single value of j removes anything
+                    if dj & (dj - 1) or not di & dj:
+                        continue
+                    nd = di & ~dj
+                else:
+                    nd = 0
+                    rest = di
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        if table[low.bit_length() - 1] & dj:
+                            nd |= low
+                    if nd == di:
+                        continue
+                if not nd:
+                    for b in queue:
+                        in_queue[b] = 0
+                    self.empty = i
+                    return False
+                self._set(i, nd)
+                for b in in_arcs[i]:
+                    if not in_queue[b]:
+                        in_queue[b] = 1
+                        queue.append(b)
+            return True
+        finally:
+            self.revisions += revisions
+
+
+# ------------------------------------------------------------------ the searches
+@dataclass
+class SearchRun:
+    """One run of the search.
+
+    Attributes:
+        leaves: Solutions (one label per cell), or with ``stop_depth`` the
+            prefixes (subproblems) reached at that depth.
+        finished: True when the search ended (space exhausted or ``limit``
+            reached), False when ``interrupted`` stopped it.
+        counters: ``explored_nodes``, ``assignments``, ``backtracks``,
+            ``removed_values`` and ``revisions`` of this run (the root lists'
+            removals and revisions are in the program, not here).
+    """
+
+    leaves: list[Any]
+    finished: bool
+    counters: dict[str, int] = field(default_factory=dict)
+
+
+def run_search(prog: SearchProgram, *, prefix: Subproblem = (), stop_depth: int | None = None,
+               limit: int | None = None, interrupted: Callable[[], bool] = lambda: False
+               ) -> SearchRun:
+    """Run the search of ``prog``, below ``prefix``, down to ``stop_depth``.
+
+    Args:
+        prog: The compiled program.
+        prefix: Assignments of the first cells of the walk (a subproblem from
+            :func:`split_search`): they are made without being counted, and the
+            search runs below them only.
+        stop_depth: None to search for solutions; else the depth whose nodes
+            are recorded as prefixes instead of being explored.
+        limit: Most leaves to record (None = all).
+        interrupted: Polled every few hundred tests; True stops the search.
+    """
+    if prog.failed:
+        return SearchRun([], True, dict.fromkeys(COUNTER_KEYS, 0))
+    search = _check_search if prog.search == "check" else _propagating_search
+    leaves: list[Any] = []
+    values = prog.values
+    end = prog.n_cells if stop_depth is None else stop_depth
+
+    if stop_depth is None:
+        def leaf(path: list[int], val: list[int]) -> bool:
+            leaves.append(tuple(values[x] for x in val))
+            return limit is not None and len(leaves) >= limit
+    else:
+        def leaf(path: list[int], val: list[int]) -> bool:
+            leaves.append(tuple((c, val[c]) for c in path[:end]))
+            return limit is not None and len(leaves) >= limit
+
+    counters = dict.fromkeys(COUNTER_KEYS, 0)
+    finished = search(prog, prefix, end, leaf, interrupted, counters)
+    return SearchRun(leaves, finished, counters)
+
+
+def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
+                  leaf: Callable[[list[int], list[int]], bool],
+                  interrupted: Callable[[], bool], counters: dict[str, int]) -> bool:
+    """The check search (module docstring); answers ``finished``."""
+    n = prog.n_cells
+    values = prog.values
+    given = prog.given
+    cell_groups = prog.cell_groups
+    cell_count_groups = prog.cell_count_groups
+    count_groups = prog.count_groups
+    relations = prog.relations
+    cell_nary = prog.cell_nary
+    nary = prog.nary
+    candidates = [_bits(d) for d in prog.lists]
+    val = list(given)
+    used = [0] * len(prog.groups)  # per all-different group: the values it holds
+    held = [[0] * prog.n_values for _ in count_groups]  # per count group and value: how often
+    full = [0] * len(count_groups)  # per count group: the values whose multiplicity is used up
+
+    def assign(v: int, c: int) -> None:
+        val[v] = c
+        bit = 1 << c
+        for g in cell_groups[v]:
+            used[g] |= bit
+        for g in cell_count_groups[v]:
+            held[g][c] += 1
+            if held[g][c] == count_groups[g][1][c]:
+                full[g] |= bit
+
+    def unassign(v: int) -> None:
+        c = val[v]
+        val[v] = -1
+        bit = 1 << c
+        for g in cell_groups[v]:
+            used[g] &= ~bit
+        for g in cell_count_groups[v]:
+            held[g][c] -= 1
+            full[g] &= ~bit
+
+    def safe(v: int, c: int) -> bool:
+        g0 = given[v]
+        if g0 >= 0:
+            return c == g0  # a given accepts its own value, nothing checked
+        bit = 1 << c
+        for g in cell_groups[v]:
+            if used[g] & bit:
+                return False
+        for g in cell_count_groups[v]:
+            if full[g] & bit:
+                return False
+        for w, fwd, _ in relations[v]:
+            x = val[w]
+            if x >= 0 and not fwd[c] >> x & 1:
+                return False
+        for r in cell_nary[v]:
+            rel = nary[r]
+            if all(val[x] >= 0 for x in rel.cells if x != v):
+                if not rel.holds([values[c] if x == v else values[val[x]] for x in rel.cells]):
+                    return False
+        return True
+
+    walk = prog.walk
+    mrv = prog.order == "mrv"
+    free_cells = [c for c in range(n) if given[c] < 0]
+
+    def select(depth: int) -> int:
+        """The cell at ``depth``: static, or the free cell with the fewest
+        values consistent with the current ones (mrv, after the givens)."""
+        if not mrv or depth < len(walk):
+            return walk[depth]
+        best = -1
+        best_k = 1 << 30
+        for v in free_cells:
+            if val[v] >= 0:
+                continue
+            mask = prog.lists[v]
+            for g in cell_groups[v]:
+                mask &= ~used[g]
+            for g in cell_count_groups[v]:
+                mask &= ~full[g]
+            for w, _, bwd in relations[v]:
+                x = val[w]
+                if x >= 0:
+                    mask &= bwd[x]
+            k = mask.bit_count()
+            if k < best_k:
+                best, best_k = v, k
+                if not k:
+                    break
+        return best
+
+    for g, v in enumerate(given):
+        if v >= 0:
+            assign(g, v)  # the givens are pre-stored
+    depth0 = len(prefix)
+    path = [-1] * n
+    for d, (v, c) in enumerate(prefix):
+        path[d] = v
+        if given[v] < 0:
+            assign(v, c)
+    if depth0 >= end:
+        leaf(path, val)
+        return True
+
+    pos = [0] * n
+    tests = successes = dead_ends = 0
+    every = _CHECK_EVERY_COSTLY if mrv else _CHECK_EVERY
+    check = every
+    d = depth0
+    v = path[d] = select(d)
+    cands = candidates[v]
+    i = 0
+    try:
+        while True:
+            descended = False
+            while i < len(cands):
+                c = cands[i]
+                i += 1
+                tests += 1
+                check -= 1
+                if not check:
+                    check = every
+                    if interrupted():
+                        return False
+                if not safe(v, c):
+                    continue
+                successes += 1
+                if given[v] < 0:
+                    assign(v, c)
+                if d + 1 == end:
+                    if leaf(path, val):
+                        return True
+                    if given[v] < 0:
+                        unassign(v)
+                    continue
+                pos[d] = i
+                d += 1
+                v = path[d] = select(d)
+                cands = candidates[v]
+                i = 0
+                descended = True
+                break
+            if descended:
+                continue
+            dead_ends += 1
+            path[d] = -1
+            d -= 1
+            if d < depth0:
+                return True
+            v = path[d]
+            cands = candidates[v]
+            i = pos[d]
+            if given[v] < 0:
+                unassign(v)
+    finally:
+        counters["explored_nodes"] += tests
+        counters["assignments"] += successes
+        counters["backtracks"] += dead_ends
+
+
+def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
+                        leaf: Callable[[list[int], list[int]], bool],
+                        interrupted: Callable[[], bool], counters: dict[str, int]) -> bool:
+    """The propagating search, FC or MAC (module docstring); answers ``finished``."""
+    n = prog.n_cells
+    given = prog.given
+    walk = prog.walk
+    val = list(given)
+    prop = _Propagator(prog, list(prog.lists), val, trail=[])
+    propagate = prop.mac if prog.search == "mac" else prop.forward
+    doms = prop.doms
+    trail = prop.trail
+    undo = prop.undo
+
+    depth0 = len(prefix)
+    path = list(walk)
+    for v, c in prefix:
+        if given[v] < 0:
+            val[v] = c
+            if not propagate(v, c):
+                raise AssertionError(f"subproblem {prefix} fails at cell {v}")
+    prop.removed = prop.revisions = 0  # the prefix was counted by the split
+    if depth0 >= end:
+        leaf(path, val)
+        return True
+
+    pos = [0] * n
+    marks = [0] * n
+    stack_cands: list[tuple[int, ...]] = [()] * n
+    tests = successes = dead_ends = 0
+    check = _CHECK_EVERY_COSTLY
+    d = depth0
+    v = walk[d]
+    cands = (given[v],) if given[v] >= 0 else _bits(doms[v])
+    i = 0
+    try:
+        while True:
+            descended = False
+            while i < len(cands):
+                c = cands[i]
+                i += 1
+                tests += 1
+                check -= 1
+                if not check:
+                    check = _CHECK_EVERY_COSTLY
+                    if interrupted():
+                        return False
+                mark = len(trail)
+                if given[v] < 0:
+                    val[v] = c
+                    if not propagate(v, c):
+                        undo(mark)
+                        val[v] = -1
+                        continue
+                successes += 1
+                if d + 1 == end:
+                    if leaf(path, val):
+                        return True
+                    undo(mark)
+                    if given[v] < 0:
+                        val[v] = -1
+                    continue
+                pos[d] = i
+                marks[d] = mark
+                stack_cands[d] = cands
+                d += 1
+                v = walk[d]
+                cands = (given[v],) if given[v] >= 0 else _bits(doms[v])
+                i = 0
+                descended = True
+                break
+            if descended:
+                continue
+            dead_ends += 1
+            d -= 1
+            if d < depth0:
+                return True
+            v = walk[d]
+            cands = stack_cands[d]
+            i = pos[d]
+            undo(marks[d])
+            if given[v] < 0:
+                val[v] = -1
+    finally:
+        counters["explored_nodes"] += tests
+        counters["assignments"] += successes
+        counters["backtracks"] += dead_ends
+        counters["removed_values"] += prop.removed
+        counters["revisions"] += prop.revisions
+
+
+# ------------------------------------------------------------------ parallel search
+def split_search(prog: SearchProgram, target: int, interrupted: Callable[[], bool] = lambda: False
+                 ) -> tuple[list[Subproblem], int, dict[str, int], bool]:
+    """Split the search tree of ``prog`` at its first levels.
+
+    The frontier starts at the root and goes one level deeper at a time (each
+    prefix expanded by the search itself, stopped one level below it) until it
+    holds ``target`` prefixes, or is empty (no solution), or one level above
+    the leaves.
+
+    Returns:
+        ``(subproblems, depth, counters, finished)``: the prefixes in search
+        order, their depth, the counters of the levels above them (so that the
+        split's plus the subproblems' add up to the sequential search's), and
+        False when ``interrupted`` stopped the split.
+    """
+    frontier: list[Subproblem] = [()]
+    depth = 0
+    counters = dict.fromkeys(COUNTER_KEYS, 0)
+    while frontier and len(frontier) < target and depth < prog.n_cells - 1:
+        deeper: list[Subproblem] = []
+        for prefix in frontier:
+            run = run_search(prog, prefix=prefix, stop_depth=depth + 1, interrupted=interrupted)
+            for key, value in run.counters.items():
+                counters[key] += value
+            if not run.finished:
+                return [], depth, counters, False
+            deeper.extend(run.leaves)
+        frontier = deeper
+        depth += 1
+    return frontier, depth, counters, True
+
+
+@dataclass
+class ParallelRun:
+    """What :func:`run_parallel` gathered.
+
+    Attributes:
+        solutions: In subproblem order (the sequential order), at most ``limit``.
+        finished: Every subproblem finished, or ``limit`` solutions found.
+        stats: The numeric stats of the subproblem results, summed.
+        worker_nodes: Per worker, the sum of its results' ``node_key`` stat.
+        subproblems: Number of subproblems.
+        solved: Number of subproblems whose result came back.
+    """
+
+    solutions: list[Any]
+    finished: bool
+    stats: dict[str, Any]
+    worker_nodes: list[int]
+    subproblems: int
+    solved: int
+
+
+SolveOne = Callable[[Any, "int | None", Callable[[], bool]], tuple[list[Any], bool, dict[str, Any]]]
+
+
+def _work(wid: int, subproblems: Sequence[Any], solve_one: SolveOne, limit: int | None,
+          deadline: Deadline, counter: Any, stop: Any, out: Any) -> None:
+    """A worker process: solve subproblems, pulled in order, until none is left
+    or the stop flag is set."""
+    def interrupted() -> bool:
+        return stop.is_set() or deadline.expired()
+
+    try:
+        while not stop.is_set():
+            with counter.get_lock():
+                index = counter.value
+                counter.value += 1
+            if index >= len(subproblems):
+                break
+            solutions, finished, stats = solve_one(subproblems[index], limit, interrupted)
+            out.put(("result", wid, index, solutions, finished, stats))
+            if limit is not None and len(solutions) >= limit:
+                stop.set()
+            if not finished:
+                break
+    except BaseException:  # noqa: BLE001 -- reported to the parent, which raises
+        out.put(("error", wid, traceback.format_exc()))
+    finally:
+        out.put(("exit", wid, None))
+
+
+def fork_available() -> bool:
+    """Whether worker processes can be forked here (they inherit the compiled search)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne, workers: int,
+                 limit: int | None, deadline: Deadline, node_key: str = "nodes") -> ParallelRun:
+    """Solve ``subproblems`` in ``workers`` forked processes (seed 004's parallel search).
+
+    ``solve_one(subproblem, limit, interrupted)`` runs in a worker (it is
+    inherited by fork, so it may be any closure) and answers ``(solutions,
+    finished, stats)``: ``finished`` False when ``interrupted()`` stopped it,
+    ``stats`` picklable, numbers summed over subproblems. Workers pull the
+    subproblems in order; once ``limit`` solutions are in, or the deadline
+    passes, the others are told to stop, and any process still running after a
+    short grace is terminated: no process outlives the call, whatever happens
+    (an exception in a worker is raised here as a :class:`SolverError`).
+
+    Raises:
+        SolverError: a worker failed or died.
+    """
+    ctx = multiprocessing.get_context("fork")
+    stop = ctx.Event()
+    counter = ctx.Value("i", 0)
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_work, name=f"futocp-worker-{w}", daemon=True,
+                         args=(w, subproblems, solve_one, limit, deadline, counter, stop, out))
+             for w in range(workers)]
+    results: dict[int, tuple[list[Any], bool, dict[str, Any]]] = {}
+    worker_nodes = [0] * workers
+    found = 0
+    error: str | None = None
+    try:
+        for p in procs:
+            p.start()
+        alive = set(range(workers))
+        grace_end: float | None = None
+        while alive:
+            if deadline.expired():
+                stop.set()
+            if stop.is_set() and grace_end is None:
+                grace_end = time.perf_counter() + _GRACE_S
+            if grace_end is not None and time.perf_counter() > grace_end:
+                break
+            try:
+                kind, wid, *rest = out.get(timeout=0.05)
+            except queue_module.Empty:
+                for w in list(alive):
+                    code = procs[w].exitcode
+                    if code is not None and code != 0:
+                        error = error or f"worker {w} died (exit code {code})"
+                        alive.discard(w)
+                        stop.set()
+                continue
+            if kind == "result":
+                index, sub_solutions, sub_finished, sub_stats = rest
+                results[index] = (sub_solutions, sub_finished, sub_stats)
+                worker_nodes[wid] += sub_stats.get(node_key, 0)
+                found += len(sub_solutions)
+                if limit is not None and found >= limit:
+                    stop.set()
+            elif kind == "error":
+                error = error or f"worker {wid} failed:\n{rest[0]}"
+                stop.set()
+            else:
+                alive.discard(wid)
+    finally:
+        stop.set()
+        end = time.perf_counter() + _GRACE_S
+        for p in procs:
+            if p.pid is not None:
+                p.join(timeout=max(0.0, end - time.perf_counter()))
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+                p.join()
+        out.close()
+        out.cancel_join_thread()
+    if error is not None:
+        raise SolverError(error)
+    solutions: list[Any] = []
+    stats: dict[str, Any] = {}
+    for index in sorted(results):
+        sols, _, sub_stats = results[index]
+        solutions.extend(sols)
+        for key, value in sub_stats.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                stats[key] = stats.get(key, 0) + value
+    reached = limit is not None and len(solutions) >= limit
+    complete = len(results) == len(subproblems) and all(r[1] for r in results.values())
+    if limit is not None:
+        solutions = solutions[:limit]
+    return ParallelRun(solutions, reached or complete, stats, worker_nodes,
+                       len(subproblems), len(results))
+
+
+def restrict(domains: Sequence[int], subproblem: Subproblem) -> list[int]:
+    """``domains`` with each cell of ``subproblem`` reduced to its value.
+
+    Example:
+        >>> restrict([7, 7, 7], ((0, 1), (2, 0)))
+        [2, 7, 1]
+    """
+    out = list(domains)
+    for cell, value in subproblem:
+        out[cell] &= 1 << value
+    return out
+
+
+def split_domains(domains: Sequence[int], target: int,
+                  order: Sequence[int] | None = None) -> list[Subproblem]:
+    """Subproblems for a domain-based search: every combination of values of
+    the first undecided cells (in ``order``, by default the fewest values
+    first, then cell order), enough cells for at least ``target``
+    combinations. Together they cover the domains exactly once; some may be
+    inconsistent (a worker then finds no solution in them quickly).
+
+    Example:
+        >>> split_domains([1, 3, 6, 7], 4)
+        [((1, 0), (2, 1)), ((1, 0), (2, 2)), ((1, 1), (2, 1)), ((1, 1), (2, 2))]
+    """
+    if order is None:
+        order = sorted(range(len(domains)), key=lambda c: (domains[c].bit_count(), c))
+    chosen: list[int] = []
+    combos = 1
+    for cell in order:
+        if combos >= target:
+            break
+        if domains[cell].bit_count() > 1:
+            chosen.append(cell)
+            combos *= domains[cell].bit_count()
+    chosen.sort()
+    return [tuple(zip(chosen, values, strict=True))
+            for values in product(*(_bits(domains[c]) for c in chosen))]
+
+
+# ------------------------------------------------------------------ the backends
+WORKERS_OPTION = Option("workers", int, 1, None,
+                        "processes for the parallel search (seed 004): the tree is split at "
+                        "its first levels into subproblems; 1 = sequential")
+
+
+class SeedSearchBackend(Backend):
+    """The common part of ``bt``, ``fc``, ``mac`` and ``colorfutoshiki``.
+
+    A subclass sets ``name``, ``algorithm``, ``options`` and ``counters``.
+    """
+
+    algorithm: str = ""
+    complete = True
+    capabilities = frozenset({"enumerate", "time_limit", "unsat", "less", "binary", "multiset",
+                              "alldifferent", "strings", "cage"})
+    counters: ClassVar[tuple[str, ...]] = ("explored_nodes", "removed_values", "assignments",
+                                           "backtracks")
+    count_rank = None
+
+    def compile(self, model: Model, **options: Any) -> SearchProgram:
+        """The search program (structure and root lists) that ``solve`` runs."""
+        opts = self.parse_options(options)
+        return compile_search(model, self.algorithm, order=opts.get("order", "static"),
+                              ac3=opts.get("ac3", "maintain"), lists=opts.get("lists", "paper"))
+
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
+        t0 = time.perf_counter()
+        deadline = Deadline(time_limit)
+        workers = options["workers"]
+        if workers < 1:
+            raise UsageError(f"option workers={workers}: expected at least 1")
+        prog = compile_search(model, self.algorithm, order=options.get("order", "static"),
+                              ac3=options.get("ac3", "maintain"),
+                              lists=options.get("lists", "paper"))
+        t1 = time.perf_counter()
+        extra: dict[str, Any] = {}
+        if workers == 1 or prog.failed or not fork_available():
+            run = run_search(prog, limit=limit, interrupted=deadline.expired)
+            solutions, finished, counters = run.leaves, run.finished, run.counters
+        else:
+            solutions, finished, counters, extra = self._parallel(prog, workers, limit, deadline)
+        stats: dict[str, Any] = {"encode_s": t1 - t0, "solve_s": time.perf_counter() - t1}
+        stats["explored_nodes"] = counters["explored_nodes"]
+        stats["removed_values"] = prog.root_removed + counters["removed_values"]
+        stats["assignments"] = counters["assignments"]
+        stats["backtracks"] = counters["backtracks"]
+        if "revisions" in self.counters:
+            stats["revisions"] = prog.root_revisions + counters["revisions"]
+        stats.update(extra)
+        return self.outcome(solutions, finished, limit, stats)
+
+    @staticmethod
+    def _parallel(prog: SearchProgram, workers: int, limit: int | None, deadline: Deadline
+                  ) -> tuple[list[Any], bool, dict[str, int], dict[str, Any]]:
+        """Split, then solve the subproblems in ``workers`` processes."""
+        subproblems, depth, counters, finished = split_search(
+            prog, workers * _SUBPROBLEMS_PER_WORKER, deadline.expired)
+        extra: dict[str, Any] = {"workers": workers, "split_depth": depth,
+                                 "split_nodes": counters["explored_nodes"],
+                                 "subproblems": len(subproblems), "worker_nodes": [0] * workers}
+        if not finished or not subproblems:
+            return [], finished, counters, extra
+
+        def solve_one(prefix: Subproblem, limit: int | None, interrupted: Callable[[], bool]
+                      ) -> tuple[list[Any], bool, dict[str, int]]:
+            run = run_search(prog, prefix=prefix, limit=limit, interrupted=interrupted)
+            return run.leaves, run.finished, run.counters
+
+        par = run_parallel(subproblems, solve_one, workers, limit, deadline,
+                           node_key="explored_nodes")
+        for key in COUNTER_KEYS:
+            counters[key] += par.stats.get(key, 0)
+        extra["worker_nodes"] = par.worker_nodes
+        return par.solutions, par.finished, counters, extra
