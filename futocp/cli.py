@@ -33,13 +33,20 @@ from .backends import REGISTRY, backend_table
 from .board import Board
 from .childproc import signals_as_interrupt
 from .crosscheck import COUNTERS, backend_summary, choose_backends, crosscheck, disagreements
-from .errors import FutocpError, InputError, ResourceError, SolverError, UsageError
+from .errors import (
+    FutocpError,
+    InputError,
+    ResourceError,
+    SolverError,
+    TimeLimitReached,
+    UsageError,
+)
 from .export import EXPORTERS, decode, export
 from .families import family, list_families, parse_param_text
 from .generate import PATTERNS, generate
 from .model import FILTERINGS, build_model
 from .mzn import SOLUTION_PREFIX, parse_mzn_output
-from .puzzles import count, minimize, redundant_clue, unique_solution
+from .puzzles import count, minimize, redundant_clue, time_limited, unique_solution
 from .result import Result, Status
 from .verify import verify
 
@@ -811,6 +818,8 @@ def _add_puzzle_commands(sub: Any) -> None:
     p.add_argument("--backend", help="a complete backend (default: the fastest that fits)")
     p.add_argument("--unique-only", action="store_true", help="check uniqueness only")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--time-limit", type=float, metavar="S", dest="command_time_limit",
+                   help="seconds for the whole command; past it, exit 1 (default: none)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("minimize", help="remove clues at random, keeping the solution unique, "
@@ -823,6 +832,8 @@ def _add_puzzle_commands(sub: Any) -> None:
     p.add_argument("--to", choices=sorted(formats.FORMATS), help="output format (default json, "
                    "or by the extension of -o)")
     p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.add_argument("--time-limit", type=float, metavar="S", dest="command_time_limit",
+                   help="seconds for the whole command; past it, exit 1 (default: none)")
     p.set_defaults(func=cmd_minimize)
 
     p = sub.add_parser("generate", help="a random instance, reproducible from --seed")
@@ -841,6 +852,8 @@ def _add_puzzle_commands(sub: Any) -> None:
     p.add_argument("--format", choices=sorted(formats.FORMATS), help="output format (default json, "
                    "or by the extension of -o)")
     p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.add_argument("--time-limit", type=float, metavar="S", dest="command_time_limit",
+                   help="seconds for the whole command; past it, exit 1 (default: none)")
     p.set_defaults(func=cmd_generate)
 
 
@@ -1504,13 +1517,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "limit", 1) is not None and getattr(args, "limit", 1) < 1:
             raise UsageError("--limit must be at least 1")
         _check_names(args)
-        with signals_as_interrupt():  # SIGTERM/SIGHUP clean up as Ctrl-C does
-            return func(args)
+        with signals_as_interrupt(), time_limited(getattr(args, "command_time_limit", None)):
+            return func(args)  # SIGTERM/SIGHUP clean up as Ctrl-C does
     except SolverError as exc:
         print(f"futocp: solver failure: {exc}", file=sys.stderr)
         return EXIT_SOLVER
     except ResourceError as exc:
         print(f"futocp: error: {exc}", file=sys.stderr)
+        return EXIT_UNKNOWN
+    except TimeLimitReached as exc:
+        print(f"futocp: stopped: {exc}", file=sys.stderr)
         return EXIT_UNKNOWN
     except FutocpError as exc:
         print(f"futocp: error: {exc}", file=sys.stderr)

@@ -21,8 +21,9 @@ __all__ = ["brute_force_count"]
 
 
 @functools.cache
-def brute_force_count(board: Board) -> int:
-    """The number of solutions of ``board`` (a small grid whose rows are asterisms)."""
+def brute_force_count(board: Board, limit: int | None = None) -> int:
+    """The number of solutions of ``board`` (a small grid whose rows are asterisms),
+    counting stops at ``limit`` when one is given."""
     rows, cols = board.shape
     clues = board.clue_map
     need = Counter(board.labels)
@@ -46,12 +47,19 @@ def brute_force_count(board: Board) -> int:
                 return False
         return all(rel.holds([values[c] for c in rel.cells]) for rel in relations_due[r])
 
+    found = 0
+
     def rec(r: int) -> int:
+        nonlocal found
         if r == rows:
-            return 0 if verify(board, values) else 1
+            ok = 0 if verify(board, values) else 1
+            found += ok
+            return ok
         total = 0
         live_asterisms.extend(asterisms_due[r])
         for perm in per_row[r]:
+            if limit is not None and found >= limit:
+                break
             values[r * cols:(r + 1) * cols] = perm
             if fits(r):
                 total += rec(r + 1)
