@@ -227,3 +227,279 @@ def test_refuses_a_model_whose_stack_could_outgrow_memory() -> None:
     model = build_model(latin_square(120), filtering="none")
     with pytest.raises(UnsupportedError, match="search stack"):
         ListcolorBackend().solve(model)
+
+
+# ---------------------------------------------------------------- every relation kind
+# Random small boards with relations of each kind (and some givens), drawn mostly
+# from a hidden solution so that many are satisfiable; listcolor's count in every
+# search mode, with and without the Model's list filtering, must match the
+# brute-force oracle, and every solution must verify.
+
+BINARY_KINDS = ("consecutive", "nonconsecutive", "ratio")
+
+
+def hidden_latin(rng: random.Random, n: int) -> list[list[int]]:
+    """A random n x n Latin square (shuffled rows, columns and symbols of the cyclic one)."""
+    rows = rng.sample(range(n), n)
+    cols = rng.sample(range(n), n)
+    sym = rng.sample(range(1, n + 1), n)
+    return [[sym[(rows[r] + cols[c]) % n] for c in range(n)] for r in range(n)]
+
+
+def hidden_sudoku4(rng: random.Random) -> list[list[int]]:
+    """A random 4x4 Sudoku (2x2 boxes) solution."""
+    base = [[(2 * (r % 2) + r // 2 + c) % 4 for c in range(4)] for r in range(4)]
+    sym = rng.sample(range(1, 5), 4)
+    bands = rng.sample((0, 1), 2)
+    rows = [2 * b + i for b in bands for i in rng.sample((0, 1), 2)]
+    stacks = rng.sample((0, 1), 2)
+    cols = [2 * s + i for s in stacks for i in rng.sample((0, 1), 2)]
+    return [[sym[base[r][c]] for c in cols] for r in rows]
+
+
+def random_pairs(rng: random.Random, n: int, k: int) -> list[tuple[int, int]]:
+    """Up to ``k`` distinct orthogonally adjacent cell pairs of an n x n grid."""
+    pairs = set()
+    for _ in range(k):
+        r, c = rng.randrange(n), rng.randrange(n)
+        if rng.random() < 0.5 and c + 1 < n:
+            pairs.add((r * n + c, r * n + c + 1))
+        elif r + 1 < n:
+            pairs.add((r * n + c, (r + 1) * n + c))
+    return sorted(pairs)
+
+
+def random_cages(rng: random.Random, solution: list[int], n: int, max_size: int = 3
+                 ) -> list:
+    """Cages of 2..max_size orthogonally connected cells with distinct hidden labels,
+    summing to the hidden solution's labels."""
+    from futocp.relations import Relation
+
+    free = set(range(n * n))
+    cages = []
+    for start in rng.sample(range(n * n), n * n):
+        if start not in free:
+            continue
+        cells = [start]
+        free.discard(start)
+        size = rng.randint(2, max_size)
+        while len(cells) < size:
+            grow = [x for c in cells for x in (c - n, c + n, c - 1 if c % n else -1,
+                                               c + 1 if (c + 1) % n else -1)
+                    if x in free and solution[x] not in {solution[y] for y in cells}]
+            if not grow:
+                break
+            x = rng.choice(grow)
+            cells.append(x)
+            free.discard(x)
+        if len(cells) >= 2:
+            cages.append(Relation("cage", tuple(cells),
+                                  (("sum", sum(solution[c] for c in cells)),)))
+        else:
+            free.add(start)
+    return cages
+
+
+def relation_board(rng: random.Random, n: int, kinds: tuple[str, ...], sudoku4: bool = False,
+                   givens: tuple[int, int] = (1, 5)) -> Board:
+    """A random board with relations of ``kinds`` (and ``cage``), ``givens[0]`` to
+    ``givens[1] - 1`` givens."""
+    from futocp.families import sudoku
+    from futocp.relations import Relation, get_kind
+
+    base = sudoku((2, 2)) if sudoku4 else latin_square(n)
+    grid = hidden_sudoku4(rng) if sudoku4 else hidden_latin(rng, n)
+    solution = [v for row in grid for v in row]
+    relations = []
+    binary = [k for k in kinds if k != "cage"]
+    while binary and not relations:
+        for a, b in random_pairs(rng, n, rng.randrange(n * (n - 2), n * (n - 1))):
+            pool = [Relation(k, cells) for k in binary for cells in ((a, b), (b, a))
+                    if cells == (a, b) or not get_kind(k).symmetric]
+            true = [r for r in pool if r.holds([solution[c] for c in r.cells])]
+            if true:
+                if rng.random() < 0.8:
+                    relations.append(rng.choice(true))
+            elif rng.random() < 0.08:  # now and then one the hidden solution breaks
+                relations.append(rng.choice(pool))
+    if "cage" in kinds:
+        relations += random_cages(rng, solution, n)
+    clues = [(c, solution[c]) for c in rng.sample(range(n * n), rng.randrange(*givens))]
+    if rng.random() < 0.15:  # now and then a wrong given: often unsat
+        c = rng.randrange(n * n)
+        clues = [(x, v) for x, v in clues if x != c] + [(c, rng.randint(1, n))]
+    return Board(n * n, base.asterisms, base.labels, clues=clues, relations=relations,
+                 shape=(n, n), kind=base.kind)
+
+
+def check_count(board: Board, want: int) -> None:
+    """Every mode and filtering enumerates ``want`` verified solutions."""
+    for filtering in ("lists", "none"):
+        model = build_model(board, filtering=filtering)
+        for mode in MODES:
+            r = ListcolorBackend().solve(model, limit=None, lookahead=mode)
+            assert r.n_solutions == want, (filtering, mode, board)
+            assert r.exhausted
+            assert r.status is (Status.SAT if want else Status.UNSAT)
+            check_all(board, r)
+    one = ListcolorBackend().solve(build_model(board, filtering="none"), limit=1,
+                                   lookahead="always", hidden_singles=False, branching="dual")
+    assert one.status is (Status.SAT if want else Status.UNSAT)
+    check_all(board, one)
+
+
+KIND_SETS = {
+    "consecutive": ("consecutive",),
+    "nonconsecutive": ("nonconsecutive",),
+    "ratio": ("ratio",),
+    "cage": ("cage",),
+    "mix": ("consecutive", "nonconsecutive", "ratio", "cage"),
+    "mix-less": ("less", "consecutive", "ratio", "cage"),
+}
+
+
+@pytest.mark.parametrize("kinds", KIND_SETS, ids=str)
+@pytest.mark.parametrize("seed", range(5))
+def test_relations_4x4_match_brute_force(kinds: str, seed: int) -> None:
+    rng = random.Random(f"{kinds}-{seed}")
+    for _ in range(3):
+        board = relation_board(rng, 4, KIND_SETS[kinds])
+        assert board.relations
+        check_count(board, brute_force_count(board))
+
+
+@pytest.mark.parametrize("kinds", KIND_SETS, ids=str)
+@pytest.mark.parametrize("seed", range(3))
+def test_relations_5x5_match_brute_force(kinds: str, seed: int) -> None:
+    rng = random.Random(f"5x5-{kinds}-{seed}")
+    board = relation_board(rng, 5, KIND_SETS[kinds], givens=(5, 8))
+    check_count(board, brute_force_count(board))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_killer_sudoku_4x4_matches_brute_force(seed: int) -> None:
+    rng = random.Random(f"killer-{seed}")
+    board = relation_board(rng, 4, ("cage",), sudoku4=True)
+    assert board.relations_of("cage")
+    want = brute_force_count(board)
+    check_count(board, want)
+
+
+def test_relations_counts_are_not_trivial() -> None:
+    """The random boards above include both unsat and several-solution cases."""
+    seen = set()
+    for kinds in KIND_SETS:
+        rng = random.Random(f"{kinds}-0")
+        for _ in range(3):
+            want = brute_force_count(relation_board(rng, 4, KIND_SETS[kinds]))
+            seen.add(min(want, 2))
+    assert {0, 2} <= seen
+
+
+def test_cage_with_unreachable_sum_is_unsat() -> None:
+    from futocp.relations import Relation
+
+    base = latin_square(4)
+    board = Board(16, base.asterisms, base.labels, relations=[Relation("cage", (0, 1), (("sum", 8),))],
+                  shape=(4, 4))
+    for filtering in ("lists", "none"):
+        r = ListcolorBackend().solve(build_model(board, filtering=filtering), limit=None)
+        assert r.status is Status.UNSAT and r.exhausted and r.solutions == []
+        assert "reason" in r.stats  # a clue conflict the Model found
+    # reachable alone, not together: both halves of row 0 need {1, 2}; only the search sees it
+    board = Board(16, base.asterisms, base.labels, shape=(4, 4),
+                  relations=[Relation("cage", (0, 1), (("sum", 3),)),
+                             Relation("cage", (2, 3), (("sum", 3),))])
+    for filtering in ("lists", "none"):
+        model = build_model(board, filtering=filtering)
+        assert model.conflict is None
+        for mode in MODES:
+            r = ListcolorBackend().solve(model, limit=None, lookahead=mode)
+            assert r.status is Status.UNSAT and r.exhausted
+    assert brute_force_count(board) == 0
+
+
+def test_cage_propagation_alone_solves() -> None:
+    """Cages with a single label set and their hidden labels fix a 4x4 Latin row
+    without search."""
+    from futocp.relations import Relation
+
+    base = latin_square(4)
+    board = Board(16, base.asterisms, base.labels, shape=(4, 4), clues=[(0, 1)],
+                  relations=[Relation("cage", (0, 1), (("sum", 3),)),
+                             Relation("cage", (2, 3), (("sum", 7),))])
+    prog = ListcolorBackend().compile(build_model(board, filtering="none"))
+    from futocp.backends.listcolor import make_propagator, settle
+
+    propagate, _ = make_propagator(prog)
+    doms = list(prog.domains)
+    dual = prog.dual_table(doms)
+    assert settle(prog, propagate, doms, dual)
+    inside = {c: i for i, c in enumerate(prog.cells)}
+    assert [doms[inside[c]] for c in (0, 1)] == [0b0001, 0b0010]
+    assert [doms[inside[c]] for c in (2, 3)] == [0b1100, 0b1100]
+
+
+def test_compile_relations_structure() -> None:
+    from futocp.relations import Relation
+
+    base = latin_square(4)
+    board = Board(16, base.asterisms, base.labels, shape=(4, 4),
+                  relations=[Relation("less", (4, 5)), Relation("consecutive", (0, 1)),
+                             Relation("ratio", (1, 5)),
+                             Relation("cage", (10, 11, 15), (("sum", 6),))])
+    model = build_model(board, filtering="none")
+    prog = ListcolorBackend().compile(model)
+    inside = {c: i for i, c in enumerate(prog.cells)}
+    assert prog.succ[inside[4]] == (inside[5],)  # less keeps its bounds encoding
+    arcs = {(c, o): sup for c, a in enumerate(prog.arcs) for o, sup in a}
+    fwd, bwd = model.support(Relation("consecutive", (0, 1)))
+    assert arcs[inside[0], inside[1]] == fwd and arcs[inside[1], inside[0]] == bwd
+    assert (inside[1], inside[5]) in arcs and (inside[5], inside[1]) in arcs
+    assert len(arcs) == 4  # two binary relations but less, both directions
+    assert prog.distinct == ((inside[10], inside[11], inside[15]),)
+    assert prog.cages == (((inside[10], inside[11], inside[15]),
+                           tuple(model.combinations(model.cages[0]))),)
+    assert prog.cells[0] in (1, 5)  # two relations each: first in the tie-break order
+
+
+def test_capabilities_cover_every_relation_kind() -> None:
+    from futocp.relations import RELATIONS
+
+    supported = ListcolorBackend.supported()
+    assert {"binary", "alldifferent", "cage", "less"} <= supported
+    assert set(RELATIONS) <= supported
+
+
+def test_custom_binary_kind_uses_the_generic_path() -> None:
+    """A kind registered here only ("labels differ by at least 2") is solved through
+    its support, with no listcolor code knowing it."""
+    from futocp.relations import Relation, RelationKind, register, unregister
+
+    name = "test_listcolor_far"
+    register(RelationKind(name, lambda v, p: abs(v[0] - v[1]) >= 2,
+                          description="labels differ by at least 2"))
+    try:
+        assert name in ListcolorBackend.supported()
+        rng = random.Random(7)
+        counts = []
+        for _ in range(6):
+            grid = hidden_latin(rng, 4)
+            solution = [v for row in grid for v in row]
+            pairs = random_pairs(rng, 4, 6)
+            rels = [Relation(name, p) for p in pairs
+                    if abs(solution[p[0]] - solution[p[1]]) >= 2 or rng.random() < 0.2]
+            base = latin_square(4)
+            clues = [(c, solution[c]) for c in rng.sample(range(16), rng.randrange(0, 3))]
+            board = Board(16, base.asterisms, base.labels, clues=clues, relations=rels,
+                          shape=(4, 4))
+            if not rels:
+                continue
+            prog = ListcolorBackend().compile(build_model(board))
+            assert any(prog.arcs)
+            want = brute_force_count(board)
+            counts.append(want)
+            check_count(board, want)
+        assert counts and any(counts)
+    finally:
+        unregister(name)

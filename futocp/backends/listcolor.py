@@ -12,11 +12,23 @@ propagates to a fixpoint:
 * count asterisms (repeated labels): once a label's multiplicity is used up it
   leaves the other lists; when the cells that can still take a label are exactly
   as many as it still needs, they all take it;
-* inequalities ``a < b``: ``b`` keeps only labels above ``min(a)``, ``a`` only
-  labels below ``max(b)``.
+* inequalities ``a < b`` (the specialised encoding of ``less``): ``b`` keeps
+  only labels above ``min(a)``, ``a`` only labels below ``max(b)``;
+* every other binary relation (``consecutive``, ``ratio``, a kind registered
+  by a user...), from its support (:meth:`~futocp.model.Model.support`): arc
+  consistency -- when a cell's list changes, its partner keeps only the
+  labels compatible with one of the cell's remaining labels;
+* partial all-different groups (a cage's cells): a fixed label leaves the
+  lists of the group's other cells (no hidden singles: the group need not
+  hold every label);
+* cages: the label sets of the right size and sum
+  (:meth:`~futocp.model.Model.combinations`) that still fit -- every cell can
+  take one of their labels, the fixed cells' labels belong to them -- bound
+  every list of the cage, and a label all of them need that fits one cell
+  only is placed there.
 
 Branching. The plain search takes the cell with the fewest labels left
-(MRV / DSATUR; ties by the static degree -- inequalities first -- then cell
+(MRV / DSATUR; ties by the static degree -- relations first -- then cell
 order) or, when smaller, the (asterism, label) pair with the fewest cells left
 ("which cell of this row takes 7"). Hard instances (Latin square completion near
 the phase transition) need more: after ``_AUTO_SWITCH`` dead ends (option
@@ -69,6 +81,7 @@ __all__ = ["ListcolorBackend", "ListcolorProgram", "compile_program", "make_prop
            "make_plain_brancher", "make_lookahead_brancher", "settle", "WEIGHTS"]
 
 _CHECK_EVERY = 16  # nodes between two deadline checks
+_ARCS, _PEERS = 2, 4  # a changed cell's binary relations (but less), its partial groups
 
 
 @dataclass(frozen=True)
@@ -76,7 +89,7 @@ class ListcolorProgram:
     """The compiled search problem, in the solver's internal cell numbering.
 
     Internal cell ``i`` is model cell ``cells[i]``; the internal order is the
-    branching tie-break order (most inequalities first).
+    branching tie-break order (most relations first).
 
     Attributes:
         cells: Model cell of each internal cell.
@@ -90,6 +103,12 @@ class ListcolorProgram:
         dual_groups: The all-different groups, in the order of the dual table:
             entry ``j * n_values + v`` of the dual table is the bit set of the
             positions (within group ``dual_groups[j]``) whose cell can take ``v``.
+        arcs: Per internal cell, ``(other, support)`` for every binary relation
+            but ``less`` that ties it to ``other``: ``support[v]`` is the bit
+            set of the values of ``other`` compatible with value ``v`` of the cell.
+        distinct: The partial all-different groups (cages), as tuples of internal cells.
+        cages: Per cage, ``(cells, combinations)``: its internal cells and the
+            bit sets of values that may fill it together (right size and sum).
     """
 
     cells: tuple[int, ...]
@@ -101,6 +120,9 @@ class ListcolorProgram:
     pred: tuple[tuple[int, ...], ...]
     n_values: int
     dual_groups: tuple[int, ...]
+    arcs: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = ()
+    distinct: tuple[tuple[int, ...], ...] = ()
+    cages: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
 
     @property
     def full(self) -> int:
@@ -127,9 +149,12 @@ def compile_program(model: Model, rng: random.Random | None = None) -> Listcolor
     """Compile ``model``; ``rng`` shuffles the tie-break order among equal-degree cells."""
     n = model.n_cells
     degree = [0] * n
-    for con in model.less:
-        degree[con.a] += 1
-        degree[con.b] += 1
+    for rel in model.binary:  # every binary relation; a plain Futoshiki: its inequalities
+        degree[rel.a] += 1
+        degree[rel.b] += 1
+    for rel in model.cages:
+        for c in rel.cells:
+            degree[c] += 1
     order = list(range(n))
     if rng is not None:
         rng.shuffle(order)
@@ -148,9 +173,17 @@ def compile_program(model: Model, rng: random.Random | None = None) -> Listcolor
             cell_groups[c].append(g)
     succ: list[list[int]] = [[] for _ in range(n)]
     pred: list[list[int]] = [[] for _ in range(n)]
-    for con in model.less:
-        succ[internal[con.a]].append(internal[con.b])
-        pred[internal[con.b]].append(internal[con.a])
+    arcs: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
+    for rel in model.binary:
+        a = internal[rel.a]
+        b = internal[rel.b]
+        if rel.kind == "less":  # the specialised bounds encoding
+            succ[a].append(b)
+            pred[b].append(a)
+        else:  # the generic one: arc consistency on the support
+            forward, backward = model.support(rel)
+            arcs[a].append((b, tuple(forward)))
+            arcs[b].append((a, tuple(backward)))
     return ListcolorProgram(
         cells=tuple(order),
         domains=tuple(model.domains[c] for c in order),
@@ -161,6 +194,10 @@ def compile_program(model: Model, rng: random.Random | None = None) -> Listcolor
         pred=tuple(map(tuple, pred)),
         n_values=model.n_values,
         dual_groups=tuple(g for g, k in enumerate(counts) if k is None),
+        arcs=tuple(map(tuple, arcs)),
+        distinct=tuple(tuple(internal[c] for c in con.cells) for con in model.all_different),
+        cages=tuple((tuple(internal[c] for c in rel.cells), tuple(model.combinations(rel)))
+                    for rel in model.cages),
     )
 
 
@@ -172,7 +209,8 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
 
     ``propagate(doms, dual, events, dirty=None, trail=None)`` applies the
     events ``(cell, keep)`` (``doms[cell] &= keep``), revises the count groups
-    listed in ``dirty``, and everything that implies, in place, and answers
+    listed in ``dirty`` (indices into ``prog.groups``; cage ``i`` is
+    ``len(prog.groups) + i``), and everything that implies, in place, and answers
     False on a dead end (the lists are then garbage). Every changed cell is
     appended to ``trail`` when one is given. ``counter[0]`` accumulates the
     removed values, ``counter[1]`` the new binary choices (a cell left with
@@ -186,6 +224,19 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
     succ = prog.succ
     pred = prog.pred
     has_less = [bool(s or p) for s, p in zip(succ, pred, strict=True)]
+    arcs = prog.arcs or ((),) * n
+    peers: list[tuple[int, ...]] = [()] * n  # per cell, the others of its partial groups
+    if prog.distinct:
+        peer_sets: list[set[int]] = [set() for _ in range(n)]
+        for cells in prog.distinct:
+            for c in cells:
+                peer_sets[c].update(cells)
+        peers = [tuple(sorted(s - {c})) for c, s in enumerate(peer_sets)]
+    # per cell, what its change triggers beyond the asterisms and inequalities:
+    # _ARCS other binary relations, _PEERS partial groups (None: nothing anywhere)
+    extra = None
+    if prog.distinct or any(arcs):
+        extra = [(_ARCS if a else 0) | (_PEERS if q else 0) for a, q in zip(arcs, peers, strict=True)]
     above = [full & ~((1 << (v + 1)) - 1) for v in range(m)]  # values > v
     below = [(1 << v) - 1 for v in range(m)]  # values < v
     # per cell: (dual base, ~position bit, cells of the group) for its all-different groups
@@ -193,9 +244,19 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
     for j, g in enumerate(prog.dual_groups):
         for p, c in enumerate(gcells[g]):
             slots[c].append((j * m, ~(1 << p), gcells[g]))
-    count_groups = [tuple(g for g in gs if gcounts[g] is not None) for gs in prog.cell_groups]
-    any_counts = any(count_groups)
     n_groups = len(gcells)
+    cages = prog.cages
+    # per cell, the groups to revise when it changes: its count groups, then
+    # its cages (numbered after the groups)
+    dirty_of: list[tuple[int, ...]] = [
+        tuple(g for g in gs if gcounts[g] is not None) for gs in prog.cell_groups]
+    for i, (cells, _) in enumerate(cages):
+        for c in cells:
+            dirty_of[c] += (n_groups + i,)
+    # a plain Futoshiki or QWH has nothing of this: its changed cells pay only
+    # the ``queued is not None`` test, as before relations were generic
+    slow = any(dirty_of) or extra is not None
+    n_dirty = n_groups + len(cages)
     counter = [0, 0]
 
     def propagate(doms: list[int], dual: list[int], events: list[tuple[int, int]],
@@ -203,8 +264,8 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
         removed = 0
         binary = 0
         queued = None
-        if any_counts:
-            queued = [False] * n_groups
+        if slow:
+            queued = [False] * n_dirty
             if dirty is None:
                 dirty = []
             for g in dirty:
@@ -267,17 +328,75 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
                         keep = below[nd.bit_length() - 1]
                         for a in pred[c]:
                             events.append((a, keep))
-                if queued is not None:
-                    for g in count_groups[c]:
+                if queued is not None:  # count groups, cages, other relations
+                    for g in dirty_of[c]:
                         if not queued[g]:
                             queued[g] = True
                             dirty.append(g)
+                    if extra is not None:
+                        f = extra[c]
+                        if f & 2:  # _ARCS: the partner keeps the labels with a support
+                            for other, sup in arcs[c]:
+                                keep = 0
+                                rest = nd
+                                while rest:
+                                    low = rest & -rest
+                                    rest ^= low
+                                    keep |= sup[low.bit_length() - 1]
+                                if doms[other] & ~keep:
+                                    events.append((other, keep))
+                        if f & 4 and not nd & (nd - 1):  # _PEERS, fixed: leaves its partial groups
+                            drop = ~nd
+                            for x in peers[c]:
+                                if doms[x] & nd:
+                                    events.append((x, drop))
             if not dirty:
                 counter[0] += removed
                 counter[1] += binary
                 return True
             g = dirty.pop()
             queued[g] = False
+            if g >= n_groups:  # a cage: the label sets that still fit
+                cells, combos = cages[g - n_groups]
+                union = fixed = 0
+                for c in cells:
+                    d = doms[c]
+                    union |= d
+                    if not d & (d - 1):
+                        fixed |= d
+                allowed = 0
+                needed = -1
+                for mk in combos:
+                    if mk & union != mk or fixed & ~mk:
+                        continue
+                    for c in cells:
+                        if not doms[c] & mk:
+                            break
+                    else:
+                        allowed |= mk
+                        needed &= mk
+                if not allowed:
+                    counter[0] += removed
+                    counter[1] += binary
+                    return False
+                for c in cells:
+                    if doms[c] & ~allowed:
+                        events.append((c, allowed))
+                if hidden_singles:
+                    rest = needed & ~fixed
+                    while rest:  # a label every set needs, that fits one cell only
+                        low = rest & -rest
+                        rest ^= low
+                        holder = -1
+                        for c in cells:
+                            if doms[c] & low:
+                                if holder >= 0:
+                                    break
+                                holder = c
+                        else:
+                            if holder >= 0:
+                                events.append((holder, low))
+                continue
             counts = gcounts[g]
             cells = gcells[g]
             for v in range(m):
@@ -513,7 +632,8 @@ class ListcolorBackend(Backend):
 
     name = "listcolor"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less", "strings"})
+    capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "strings",
+                              "less", "binary", "alldifferent", "cage"})
     extra = None
     max_literals = 4_000_000
     options = (
@@ -528,7 +648,8 @@ class ListcolorBackend(Backend):
                "plain search: the cell with the fewest labels (cell), or also the "
                "(asterism, label) pair with the fewest cells when that is smaller (dual)"),
         Option("hidden_singles", bool, True, None,
-               "force a label that fits only one cell of an asterism (count: exactly the cells left)"),
+               "force a label that fits only one cell of an asterism (count: exactly the cells "
+               "left; cage: a label all its remaining sets need)"),
     )
 
     def check(self, model: Model) -> None:
@@ -757,5 +878,20 @@ def settle(prog: ListcolorProgram, propagate: Propagator, doms: list[int], dual:
             events.append((b, above[(d & -d).bit_length() - 1]))
         for a in prog.pred[c]:
             events.append((a, below[d.bit_length() - 1]))
+    if any(prog.arcs):
+        for c, arcs in enumerate(prog.arcs):
+            d = doms[c]
+            for other, sup in arcs:
+                keep = 0
+                for v in range(m):
+                    if d >> v & 1:
+                        keep |= sup[v]
+                events.append((other, keep))
+    for cells in prog.distinct:
+        for c in cells:
+            d = doms[c]
+            if not d & (d - 1):
+                events.extend((x, ~d) for x in cells if x != c)
     dirty = [g for g, counts in enumerate(prog.counts) if counts is not None]
+    dirty += range(len(groups), len(groups) + len(prog.cages))
     return propagate(doms, dual, events, dirty)
