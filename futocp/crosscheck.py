@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .backends import REGISTRY, get_backend
+from .backends import REGISTRY, counter_names, get_backend
 from .board import Board
 from .errors import FutocpError, UsageError
 from .model import build_model
@@ -40,8 +40,8 @@ from .verify import verify
 
 __all__ = ["crosscheck", "disagreements", "choose_backends", "backend_summary", "COUNTERS"]
 
-COUNTERS = ("nodes", "backtracks", "removed_values", "conflicts", "decisions", "branches",
-            "variables", "clauses")
+COUNTERS = counter_names()
+"""The counters a record carries when its backend reports them (every backend's)."""
 
 
 def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:

@@ -16,8 +16,9 @@ is the smaller board's Model with the label ``S[c]`` struck from the list of
 filtering alone answers it.
 
 Counting and uniqueness need a *complete* backend; without ``backend=`` the
-fastest complete one that can hold the model is used (:data:`COUNT_BACKENDS`,
-in the order measured by ``benchmarks/sudoku.py``; see docs/performance.md).
+fastest complete one that can hold the model is used (the backends'
+``count_rank``, in the order measured by ``benchmarks/sudoku.py``; see
+docs/performance.md).
 
 Example:
     >>> from futocp.families import latin_square
@@ -43,7 +44,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .backends import REGISTRY, Backend, get_backend
+from .backends import REGISTRY, Backend, counting_order, get_backend
 from .board import Board, Label
 from .errors import BoardError, TimeLimitReached, UsageError
 from .model import Model, build_model
@@ -51,7 +52,6 @@ from .result import Result, Status
 
 __all__ = [
     "CountResult",
-    "COUNT_BACKENDS",
     "count",
     "counting_backend",
     "is_puzzle",
@@ -64,9 +64,6 @@ __all__ = [
     "time_limited",
 ]
 
-# Complete backends, fastest first on counting and uniqueness checks
-# (benchmarks/sudoku.py, docs/performance.md "Sudoku collections and counting").
-COUNT_BACKENDS: tuple[str, ...] = ("listcolor", "cpsat", "sat", "pyconstraint")
 
 
 @dataclass(frozen=True)
@@ -113,9 +110,7 @@ def counting_backend(model: Model, backend: str | None = None) -> Backend:
             raise UsageError(f"backend {backend!r} is not complete: it cannot count solutions "
                              "or prove uniqueness")
         return solver
-    names = [n for n in COUNT_BACKENDS if n in REGISTRY]
-    names += [n for n in REGISTRY if n not in names]
-    for name in names:
+    for name in counting_order():
         if _fits(REGISTRY[name], model):
             return REGISTRY[name]()
     raise UsageError("no available complete backend can hold this model "

@@ -4,8 +4,15 @@ Registering a backend is one step: add its class to :data:`REGISTRY`. Backend
 modules import their solver package only when used, so every backend is
 listed even where its package is missing, and ``available()`` says why.
 
+The lists other modules need (counters, the counting order, solver packages)
+are unions over the REGISTRY, so a new backend is never missed.
+
 Example:
     >>> "cpsat" in REGISTRY
+    True
+    >>> counting_order().index("cpsat") < counting_order().index("sat")
+    True
+    >>> "explored_nodes" in counter_names()
     True
 """
 
@@ -25,9 +32,13 @@ from .minizinc import MinizincBackend
 from .pyconstraint import PyconstraintBackend
 from .sat import SatBackend
 
-__all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table"]
+__all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table",
+           "counter_names", "counting_order", "solver_packages"]
 
-REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend, BtBackend, FcBackend, MacBackend, ColorfutoshikiBackend, AnnealBackend, GeneticBackend)}
+REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (
+    CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend,
+    BtBackend, FcBackend, MacBackend, ColorfutoshikiBackend, AnnealBackend, GeneticBackend,
+)}
 
 
 def get_backend(name: str) -> Backend:
@@ -48,3 +59,26 @@ def backend_table() -> list[dict[str, object]]:
              "capabilities": sorted(cls.capabilities),
              "options": {o.name: o.default for o in cls.options}}
             for cls in REGISTRY.values()]
+
+
+def counter_names() -> tuple[str, ...]:
+    """Every search counter some backend reports (the union of their ``counters``), and
+    ``removed_values`` (the Model's filtering): the columns of tables and reports."""
+    out = dict.fromkeys(["removed_values"])
+    for cls in REGISTRY.values():
+        out.update(dict.fromkeys(cls.counters))
+    return tuple(out)
+
+
+def counting_order() -> list[str]:
+    """The complete backends that count solutions, in their ``count_rank`` order
+    (measured fastest first), then the other complete ones."""
+    ranked = sorted((cls.count_rank, name) for name, cls in REGISTRY.items()
+                    if cls.complete and cls.count_rank is not None)
+    rest = [name for name, cls in REGISTRY.items() if cls.complete and cls.count_rank is None]
+    return [name for _, name in ranked] + rest
+
+
+def solver_packages() -> tuple[str, ...]:
+    """The distributions the backends run on (for version reports)."""
+    return tuple(dict.fromkeys(cls.package for cls in REGISTRY.values() if cls.package))

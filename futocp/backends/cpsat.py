@@ -237,6 +237,10 @@ class CpsatBackend(Backend):
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
                               "strings", "binary", "alldifferent", "cage"})
     extra = "cpsat"
+    requires = ("ortools.sat.python.cp_model",)
+    package = "ortools"
+    counters = ("conflicts", "branches")
+    count_rank = 1
     options = (
         Option("formulation", str, "integer", ("integer", "boolean"), "integer or boolean model"),
         Option("cage", str, "auto", CAGE_ENCODINGS,
@@ -245,14 +249,6 @@ class CpsatBackend(Backend):
         Option("workers", int, 1, None, "CP-SAT search workers (1 = reproducible timing)"),
         Option("log", bool, False, None, "print the CP-SAT search log"),
     )
-
-    @classmethod
-    def available(cls) -> bool | str:
-        try:
-            from ortools.sat.python import cp_model  # noqa: F401
-        except ImportError:
-            return "the ortools package is not installed"
-        return True
 
     def compile(self, model: Model, **options: Any) -> CpsatFormulation:
         opts = self.parse_options(options)

@@ -71,6 +71,7 @@ class MinizincBackend(Backend):
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
                               "strings", "binary", "alldifferent", "cage"})
     extra = None
+    counters = ("nodes", "failures", "propagations")
     options = (
         Option("solver", str, "gecode", None, "a MiniZinc solver id or tag (minizinc --solvers)"),
         Option("consistency", str, "domain", CONSISTENCIES,

@@ -668,6 +668,10 @@ class SatBackend(Backend):
     capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less", "strings",
                               "binary", "alldifferent", "cage"})
     extra = "sat"
+    requires = ("pysat.card", "pysat.solvers")
+    package = "python-sat"
+    counters = ("conflicts", "decisions", "propagations", "variables", "clauses")
+    count_rank = 2
     options = (
         Option("card", str, DEFAULT_CARD, CARD_ENCODINGS,
                "cardinality encoding (python-sat pysat.card)"),
@@ -681,15 +685,6 @@ class SatBackend(Backend):
                "python-sat solver (kissat404, cadical195, glucose42, minisat22, ...); auto = "
                "kissat404 for one solution, cadical195 to enumerate, glucose42 under a time limit"),
     )
-
-    @classmethod
-    def available(cls) -> bool | str:
-        try:
-            import pysat.card  # noqa: F401
-            import pysat.solvers  # noqa: F401
-        except ImportError:
-            return "the python-sat package is not installed"
-        return True
 
     def compile(self, model: Model, **options: Any) -> SatFormulation:
         """The CNF of ``model`` (options ``card``, ``less``, ``cage`` and ``simplify``;

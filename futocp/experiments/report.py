@@ -30,7 +30,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..backends import REGISTRY
+from ..backends import REGISTRY, counter_names
 from ..errors import InputError, UsageError
 from .runner import PLAN, RESULTS, read_jsonl
 
@@ -41,7 +41,7 @@ __all__ = ["load", "read_records", "summarize", "report", "plot_time_vs_size", "
            "to_markdown", "COUNTER_COLUMNS"]
 
 #: Counters averaged in the summary, when the backends report them.
-COUNTER_COLUMNS = ("nodes", "removed_values", "conflicts", "branches", "decisions", "backtracks")
+COUNTER_COLUMNS = counter_names()  # every backend's counters (a union over the REGISTRY)
 SOLVED = ("sat", "unsat")
 
 

@@ -47,7 +47,7 @@ from functools import cache
 from importlib import metadata
 from typing import Any
 
-from ..backends import get_backend
+from ..backends import get_backend, solver_packages
 from ..errors import FutocpError, ResourceError, UnsupportedError, UsageError
 from ..model import build_model
 from ..result import Result
@@ -63,7 +63,6 @@ RESULTS = "results.jsonl"
 PLAN = "plan.json"  # the run ids of the config last run into the folder
 TIMING = ("build_s", "solve_s", "wall_s", "encode_s")
 CONNECT_TIMEOUT = 10  # seconds to reach a Dask scheduler
-SOLVER_PACKAGES = ("ortools", "python-sat", "python-constraint2")
 
 
 # ----------------------------------------------------------------- planning
@@ -161,7 +160,7 @@ def versions() -> dict[str, str | None]:
     from .. import __version__
 
     out: dict[str, str | None] = {"futocp": __version__, "python": platform.python_version()}
-    for pkg in SOLVER_PACKAGES:
+    for pkg in solver_packages():
         try:
             out[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:
