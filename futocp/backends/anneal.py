@@ -486,7 +486,7 @@ class AnnealBackend(Backend):
         t0 = time.perf_counter()
         deadline = Deadline(time_limit)
         rng = random.Random(seed)
-        prog = compile_anneal(model, options["move"], options["partition"])
+        prog = self.compile(model, **options)
         encode_s = time.perf_counter() - t0
         t1 = time.perf_counter()
         run_once = _anneal_paper if prog.move == "paper" else _anneal_swap

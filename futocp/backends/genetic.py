@@ -284,7 +284,7 @@ class GeneticBackend(Backend):
         t0 = time.perf_counter()
         deadline = Deadline(time_limit)
         rng = random.Random(seed)
-        prog = compile_genetic(model, options["partition"])
+        prog = self.compile(model, **options)
         fit = _fitness_function(prog)
         encode_s = time.perf_counter() - t0
         t1 = time.perf_counter()

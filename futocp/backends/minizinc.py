@@ -68,7 +68,9 @@ class MinizincBackend(Backend):
 
     name = "minizinc"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
+    # no "seed": Gecode's default search (what the model asks for) uses no randomness,
+    # so a seed would change nothing (tests/test_conformance.py checks declared seeds)
+    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
                               "strings", "binary", "alldifferent", "cage"})
     extra = None
     counters = ("nodes", "failures", "propagations")
@@ -102,7 +104,7 @@ class MinizincBackend(Backend):
         if binary is None:
             raise FutocpError(f"backend 'minizinc': no executable {options['binary']!r} on the PATH")
         t0 = time.perf_counter()
-        text = to_mzn(model, consistency=options["consistency"], relations=options["relations"])
+        text = self.compile(model, **options)
         redefinitions = (_redefinitions(binary, options["solver"])
                          if options["globals"] == "auto" else {})
         encode_s = time.perf_counter() - t0
@@ -110,8 +112,6 @@ class MinizincBackend(Backend):
         cmd += ["-a"] if limit is None else ["-n", str(limit)]
         if time_limit is not None:
             cmd += ["--time-limit", str(max(1, round(time_limit * 1000)))]
-        if seed is not None:
-            cmd += ["-r", str(seed)]
         with tempfile.TemporaryDirectory(prefix="futocp-mzn-") as tmp:
             path = os.path.join(tmp, "model.mzn")
             with open(path, "w", encoding="utf-8") as f:

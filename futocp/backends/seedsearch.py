@@ -1106,9 +1106,7 @@ class SeedSearchBackend(Backend):
         workers = options["workers"]
         if workers < 1:
             raise UsageError(f"option workers={workers}: expected at least 1")
-        prog = compile_search(model, self.algorithm, order=options.get("order", "static"),
-                              ac3=options.get("ac3", "maintain"),
-                              lists=options.get("lists", "paper"))
+        prog = self.compile(model, **options)
         t1 = time.perf_counter()
         extra: dict[str, Any] = {}
         if workers == 1 or prog.failed or not fork_available():
