@@ -20,7 +20,7 @@ into one summary per backend (solved, agreed, time-limited, median time).
 Example:
     >>> from futocp.families import latin_square
     >>> rows = crosscheck(latin_square(3, [[1, 2, 3], [0, 0, 0], [0, 0, 0]]), ["cpsat"], limit=5)
-    >>> [(r["backend"], r["status"], r["solutions"], r["verified"], r["agrees"]) for r in rows]
+    >>> [(r["backend"], r["status"], r["n_solutions"], r["verified"], r["agrees"]) for r in rows]
     [('cpsat', 'sat', 2, True, True)]
 """
 
@@ -36,7 +36,7 @@ from .backends import REGISTRY, counter_names, get_backend
 from .board import Board
 from .errors import FutocpError, UsageError
 from .model import build_model
-from .verify import verify
+from .records import RunRecord
 
 __all__ = ["crosscheck", "disagreements", "choose_backends", "backend_summary", "COUNTERS"]
 
@@ -75,7 +75,7 @@ def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:
 def _final(rec: dict[str, Any], limit: int | None) -> bool:
     if rec["status"] == "unsat":
         return True
-    return rec["status"] == "sat" and (rec["exhausted"] or rec["solutions"] == limit)
+    return rec["status"] == "sat" and (rec["exhausted"] or rec["n_solutions"] == limit)
 
 
 def disagreements(records: Sequence[dict[str, Any]], limit: int | None) -> list[str]:
@@ -88,20 +88,20 @@ def disagreements(records: Sequence[dict[str, Any]], limit: int | None) -> list[
     """
     problems = []
     finals = [r for r in records if r["complete"] and _final(r, limit)]
-    tally = Counter((r["status"], r["solutions"]) for r in finals)
+    tally = Counter((r["status"], r["n_solutions"]) for r in finals)
     ranked = tally.most_common(2)
     consensus = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
     if len(tally) > 1:
-        said = "; ".join(f"{r['backend']}: {r['status']} with {r['solutions']}" for r in finals)
+        said = "; ".join(f"{r['backend']}: {r['status']} with {r['n_solutions']}" for r in finals)
         problems.append(f"complete backends disagree: {said}")
     for rec in records:
         rec["agrees"] = True
         if rec["status"] == "error":
             continue
-        if not rec["verified"]:
+        if rec["verified"] is False:
             rec["agrees"] = False
             problems.append(f"{rec['backend']}: a solution failed verification ({rec['violation']})")
-        if rec in finals and len(tally) > 1 and (rec["status"], rec["solutions"]) != consensus:
+        if rec in finals and len(tally) > 1 and (rec["status"], rec["n_solutions"]) != consensus:
             rec["agrees"] = False
         if consensus and consensus[0] == "unsat" and rec["status"] == "sat":
             rec["agrees"] = False
@@ -129,9 +129,9 @@ def crosscheck(board: Board, backends: str | Sequence[str] = "all", *, limit: in
             ``agrees`` is set: that needs every answer), e.g. to print a table row.
 
     Returns:
-        One record per backend: backend, complete, status, solutions, exhausted,
-        finished, time_limited, verified, violation, build_s, solve_s, wall_s, the
-        counters in :data:`COUNTERS` the backend reports, reason, and ``agrees``
+        One :class:`~futocp.records.RunRecord` per backend, as a dict (backend,
+        complete, status, n_solutions, exhausted, finished, time_limited, verified,
+        violation, reason, build_s, solve_s, wall_s, counters), with ``agrees``
         (False for a backend named in a disagreement).
     """
     names = choose_backends(backends)
@@ -139,26 +139,15 @@ def crosscheck(board: Board, backends: str | Sequence[str] = "all", *, limit: in
     model = build_model(board, filtering)
     records = []
     for name in names:
-        rec: dict[str, Any] = {"backend": name, "complete": REGISTRY[name].complete}
+        complete = REGISTRY[name].complete
         try:
             result = get_backend(name).solve(model, limit=limit, time_limit=time_limit, seed=seed,
                                              **dict(options.get(name, {})))
+            record = RunRecord.from_result(board, result, complete)
         except FutocpError as exc:
-            rec.update(status="error", solutions=0, exhausted=False, finished=False,
-                       time_limited=False, verified=False, violation=None, reason=str(exc),
-                       agrees=True)
-            records.append(rec)
-            if on_record is not None:
-                on_record(rec)
-            continue
-        bad = next((v for s in result.solutions for v in verify(board, s)), None)
-        rec.update(status=result.status.value, solutions=result.n_solutions,
-                   exhausted=result.exhausted, finished=result.finished,
-                   time_limited=not result.finished, verified=bad is None,
-                   violation=str(bad) if bad else None,
-                   build_s=result.stats["build_s"], solve_s=result.stats["solve_s"],
-                   wall_s=result.stats["wall_s"], reason=result.stats.get("reason"))
-        rec.update({k: result.stats[k] for k in COUNTERS if k in result.stats})
+            record = RunRecord.from_error(name, complete, str(exc))
+        rec = record.to_dict()
+        rec["agrees"] = True
         records.append(rec)
         if on_record is not None:
             on_record(rec)
@@ -191,10 +180,10 @@ def backend_summary(reports: Sequence[Sequence[dict[str, Any]]]) -> list[dict[st
         out.append({"backend": name, "complete": recs[0]["complete"], "instances": len(recs),
                     "solved": sum(r["status"] in ("sat", "unsat") for r in ran),
                     "agreed": sum(r["status"] in ("sat", "unsat") and bool(r["agrees"])
-                                  and r["verified"] for r in ran),
+                                  and r["verified"] is not False for r in ran),
                     "time_limited": sum(bool(r.get("time_limited")) for r in ran),
                     "errors": len(recs) - len(ran),
-                    "failed_verification": sum(not r["verified"] for r in ran),
+                    "failed_verification": sum(r["verified"] is False for r in ran),
                     "median_s": round(statistics.median(walls), 6) if walls else None,
                     "total_s": round(sum(walls), 6) if walls else None})
     return out

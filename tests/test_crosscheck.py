@@ -53,7 +53,7 @@ def test_all_available_backends_agree_on_a_futoshiki():
     for r in rows:
         assert r["verified"] and r["agrees"], r
         if r["complete"]:
-            assert r["solutions"] == min(50, expected)
+            assert r["n_solutions"] == min(50, expected)
     assert disagreements(rows, 50) == []
 
 
@@ -78,6 +78,6 @@ def test_cli_exit_codes(tmp_path, capsys, rogue):
     write(latin_square(3, [[1, 2, 0], [0, 0, 0], [0, 0, 0]]), path)
     assert main(["crosscheck", str(path), "--backends", "cpsat", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["agree"] and out["rows"][0]["solutions"] == 2
+    assert out["agree"] and out["rows"][0]["n_solutions"] == 2
     assert main(["crosscheck", str(path), "--backends", "cpsat,liar"]) == 1
     assert "DISAGREEMENT: liar" in capsys.readouterr().out

@@ -103,10 +103,12 @@ def _flag_disagreements(records: list[dict[str, Any]]) -> None:
     for rec in records:
         groups[(rec.get("instance_hash", ""), rec.get("limit"))].append(rec)
     for (_, limit), recs in groups.items():
-        rows = [{"backend": r.get("label", r.get("backend")),
-                 "complete": getattr(REGISTRY.get(r.get("backend", "")), "complete", True),
-                 "status": r.get("status"), "solutions": r.get("n_solutions", 0),
-                 "exhausted": bool(r.get("exhausted")), "verified": True, "violation": None}
+        # the records are RunRecords: compare them as crosscheck does (verification
+        # failures are counted apart, as "wrong")
+        rows = [{**r, "backend": r.get("label", r.get("backend")), "verified": True,
+                 "complete": r.get("complete",
+                                   getattr(REGISTRY.get(r.get("backend", "")), "complete", True)),
+                 "n_solutions": r.get("n_solutions", 0), "exhausted": bool(r.get("exhausted"))}
                 for r in recs]
         disagreements(rows, limit)
         for rec, row in zip(recs, rows, strict=True):

@@ -47,11 +47,11 @@ from functools import cache
 from importlib import metadata
 from typing import Any
 
-from ..backends import get_backend, solver_packages
+from ..backends import REGISTRY, get_backend, solver_packages
 from ..errors import FutocpError, ResourceError, UnsupportedError, UsageError
 from ..model import build_model
+from ..records import RunRecord
 from ..result import Result
-from ..verify import verify
 from .config import Config, load_config, parse_config
 from .isolate import kill_all, reset_kill_all, run_isolated
 
@@ -61,7 +61,6 @@ __all__ = ["plan", "execute", "solve_run", "run_experiment", "RunSummary", "read
 
 RESULTS = "results.jsonl"
 PLAN = "plan.json"  # the run ids of the config last run into the folder
-TIMING = ("build_s", "solve_s", "wall_s", "encode_s")
 CONNECT_TIMEOUT = 10  # seconds to reach a Dask scheduler
 
 
@@ -151,7 +150,8 @@ def solve_run(task: Mapping[str, Any]) -> dict[str, Any]:
                 "stats": {}}
     stats = {**result.stats, "time_limit_by": limited_by}
     return {"status": result.status.value, "solutions": [tuple(s) for s in result.solutions],
-            "exhausted": result.exhausted, "stats": stats, "reason": result.stats.get("reason")}
+            "exhausted": result.exhausted, "finished": result.finished, "stats": stats,
+            "reason": result.stats.get("reason")}
 
 
 @cache
@@ -166,12 +166,6 @@ def versions() -> dict[str, str | None]:
         except metadata.PackageNotFoundError:
             out[pkg] = None
     return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, (bool, int, float, str)) or value is None:
-        return value
-    return str(value)
 
 
 def execute(run: Mapping[str, Any]) -> dict[str, Any]:
@@ -190,7 +184,6 @@ def execute(run: Mapping[str, Any]) -> dict[str, Any]:
     outer = None if time_limit is None else time_limit + margin
     outcome = run_isolated(solve_run, task, outer)
 
-    record = {k: v for k, v in run.items() if k not in ("board", "margin")}
     answer: dict[str, Any] = outcome.value or {}
     if outcome.killed:
         status = "unknown"
@@ -200,23 +193,17 @@ def execute(run: Mapping[str, Any]) -> dict[str, Any]:
         status, reason = "error", outcome.error
     else:
         status, reason = answer["status"], answer.get("reason")
-    solutions = answer.get("solutions", [])
-    violation = None
-    for sol in solutions:
-        bad = verify(board, sol)
-        if bad:
-            violation = str(bad[0])
-            break
-    stats = answer.get("stats", {})
-    record.update(
-        status=status, reason=reason, n_solutions=len(solutions),
-        exhausted=bool(answer.get("exhausted", False)),
-        verified=(violation is None) if solutions else None, violation=violation,
-        wall_s=stats.get("wall_s", outcome.elapsed if status in ("unknown", "error") else None),
-        build_s=stats.get("build_s"), solve_s=stats.get("solve_s"),
-        counters={k: _plain(v) for k, v in stats.items() if k not in TIMING and k != "reason"},
-        runner_s=round(outcome.elapsed, 6), process=outcome.method, started=started,
-        host=socket.gethostname(), versions=versions())
+    stats = dict(answer.get("stats", {}))
+    if status in ("unknown", "error"):
+        stats.setdefault("wall_s", outcome.elapsed)
+    checked = RunRecord.from_answer(
+        board, run["backend"], REGISTRY[run["backend"]].complete, status,
+        answer.get("solutions", []), stats, exhausted=bool(answer.get("exhausted", False)),
+        finished=bool(answer.get("finished", False)), reason=reason)
+    record = {k: v for k, v in run.items() if k not in ("board", "margin")}
+    record.update(checked.to_dict())
+    record.update(runner_s=round(outcome.elapsed, 6), process=outcome.method, started=started,
+                  host=socket.gethostname(), versions=versions())
     return record
 
 
@@ -400,10 +387,10 @@ class RunSummary:
 
 def _failure_record(run: Mapping[str, Any], exc: BaseException) -> dict[str, Any]:
     record = {k: v for k, v in run.items() if k not in ("board", "margin")}
-    record.update(status="error", reason=f"the executor lost the run: {type(exc).__name__}: {exc}",
-                  n_solutions=0, exhausted=False, verified=None, violation=None, wall_s=None,
-                  build_s=None, solve_s=None, counters={}, runner_s=None, process=None,
-                  started=None, host=None, versions=versions())
+    lost = RunRecord.from_error(run["backend"], REGISTRY[run["backend"]].complete,
+                                f"the executor lost the run: {type(exc).__name__}: {exc}")
+    record.update(lost.to_dict())
+    record.update(runner_s=None, process=None, started=None, host=None, versions=versions())
     return record
 
 
