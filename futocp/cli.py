@@ -475,10 +475,12 @@ def _crosscheck_row(r: dict[str, Any]) -> str:
     if r["status"] == "error":
         head = f"{r['backend']:<14} {'error':<8} "
         return head + _fit(str(r["reason"]), TABLE_WIDTH - len(head))
-    counters = " ".join(f"{k}={r[k]}" for k in COUNTERS if k in r and k != "removed_values")
+    counters = " ".join(f"{k}={r['counters'][k]}" for k in COUNTERS
+                        if k in r.get("counters", {}) and k != "removed_values")
     status = r["status"] + ("*" if r.get("time_limited") else "")
-    return _ROW.format(r["backend"], status, r["solutions"], "yes" if r["exhausted"] else "no",
-                       "yes" if r["verified"] else "NO", f"{r['build_s']:.4f}",
+    return _ROW.format(r["backend"], status, r["n_solutions"], "yes" if r["exhausted"] else "no",
+                       "NO" if r["verified"] is False else "yes" if r["verified"] else "-",
+                       f"{r['build_s']:.4f}",
                        f"{r['solve_s']:.4f}", f"{r['wall_s']:.4f}", _fit(counters or "-", room))
 
 
