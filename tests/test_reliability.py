@@ -221,3 +221,23 @@ def test_time_limited_shares_one_deadline():
     full = latin_square(9, [[(r + c) % 9 + 1 for c in range(9)] for r in range(9)])
     with pytest.raises(TimeLimitReached), time_limited(0.01):
         minimize(full, seed=1)
+
+
+# ---------------------------------------------------------------- a broken family file
+def test_a_broken_family_file_only_fails_the_commands_that_read_families(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "broken.yaml").write_text("name: broken\ndescription: x\n  bad: [\n")
+    env = dict(os.environ, FUTOCP_MODELS=str(tmp_path))
+
+    def run(*argv):
+        return subprocess.run([sys.executable, "-m", "futocp", *argv], env=env, text=True,
+                              capture_output=True, timeout=120)
+
+    ok = run("backends")
+    assert ok.returncode == 0 and "listcolor" in ok.stdout
+    bad = run("families")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert str(tmp_path / "broken.yaml") in bad.stderr and len(bad.stderr.strip().splitlines()) == 1

@@ -1,6 +1,6 @@
 """The JSON/YAML document schema: plain data <-> Board.
 
-A document is a mapping with a ``kind``; :data:`KINDS` maps each kind to the
+A document is a mapping with a ``kind``; :func:`kinds` maps each kind to the
 pair of functions that read and write it, so that families can add theirs.
 Errors raise :class:`SchemaError` with the *path* of the offending item
 (``("givens", 2, 3)``); the JSON and YAML readers turn that path into a line
@@ -38,8 +38,9 @@ from ..families import (
     relation_key,
 )
 from ..relations import RELATIONS, Relation
+from .limits import MAX_CELLS, MAX_GRID, excerpt
 
-__all__ = ["SchemaError", "KINDS", "from_data", "to_data", "Path", "field", "grid_givens",
+__all__ = ["SchemaError", "kinds", "from_data", "to_data", "Path", "field", "grid_givens",
            "family_reader", "write_family", "relation_keys"]
 
 Path = tuple[Any, ...]
@@ -51,7 +52,7 @@ class SchemaError(FutocpError):
     def __init__(self, message: str, path: Path = ()) -> None:
         self.message = message
         self.path = path
-        where = "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in path)
+        where = "".join(f"[{excerpt(p)}]" if isinstance(p, str) else f"[{p}]" for p in path)
         super().__init__(f"{where}: {message}" if where else message)
 
 
@@ -73,11 +74,16 @@ def field(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], required
 def _check_keys(doc: dict[str, Any], allowed: set[str]) -> None:
     for key in doc:
         if key not in allowed:
-            raise SchemaError(f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})", (key,))
+            raise SchemaError(f"unknown key {excerpt(key)} (allowed: {', '.join(sorted(allowed))})", (key,))
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_label(x: Any) -> bool:
+    """An integer or a string (only these can be labels, and be looked up in a set)."""
+    return _is_int(x) or isinstance(x, str)
 
 
 def grid_givens(doc: dict[str, Any], n: int, labels: set[Any] | None = None) -> list[list[Any]] | None:
@@ -96,8 +102,8 @@ def grid_givens(doc: dict[str, Any], n: int, labels: set[Any] | None = None) -> 
         for c, v in enumerate(row):
             if v in (0, None) and not isinstance(v, bool):
                 continue
-            if v not in allowed or isinstance(v, bool):
-                raise SchemaError(f"given {v!r} at ({r},{c}) is not a label of this board "
+            if not _is_label(v) or v not in allowed:
+                raise SchemaError(f"given {excerpt(v)} at ({r},{c}) is not a label of this board "
                                   f"(expected {_describe(allowed)} or 0)", ("givens", r, c))
     return rows
 
@@ -112,6 +118,8 @@ def _size(doc: dict[str, Any]) -> int:
     n = field(doc, "size", int)
     if n < 1:
         raise SchemaError(f"size must be positive, got {n}", ("size",))
+    if n > MAX_GRID:
+        raise SchemaError(f"size {n} is larger than futocp holds ({MAX_GRID})", ("size",))
     return n
 
 
@@ -174,14 +182,14 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
                     raise SchemaError(f"each {key} item is {form}", path)
                 for extra in item:
                     if extra != "cells" and extra not in spec.params:
-                        raise SchemaError(f"unknown key {extra!r} in a {kind} (allowed: cells, "
+                        raise SchemaError(f"unknown key {excerpt(extra)} in a {kind} (allowed: cells, "
                                           f"{', '.join(spec.params)})", path + (extra,))
                 params = {}
                 for name in spec.params:
                     if name not in item:
                         raise SchemaError(f"a {kind} needs {name!r}", path)
                     if not _is_int(item[name]):
-                        raise SchemaError(f"{kind} {name} must be an integer, got {item[name]!r}",
+                        raise SchemaError(f"{kind} {name} must be an integer, got {excerpt(item[name])}",
                                           path + (name,))
                     params[name] = item[name]
                 cells, obj = item["cells"], True
@@ -190,18 +198,39 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
                     if grid else _is_int(cell)
                 if not ok:
                     where = path + (("cells", j) if obj else (j,))
-                    raise SchemaError(f"{cell!r} is not {cell_text}", where)
+                    raise SchemaError(f"{excerpt(cell)} is not {cell_text}", where)
             cells = [tuple(c) for c in cells] if grid else list(cells)
             out.add(kind, cells, params, path, obj)
     return out
 
 
-def _board_error_path(doc: dict[str, Any], message: str) -> Path:
-    """The key a Board's own error is about (a cycle of inequalities...)."""
-    for key, kind in relation_keys().items():
-        if key in doc and (kind in message or (kind == "less" and "inequalit" in message)):
-            return (key,)
-    return ("givens",) if "given" in message and "givens" in doc else ()
+def _board_error_path(doc: dict[str, Any], exc: BoardError, found: _Items,
+                      cols: int | None = None,
+                      givens_at: Callable[[int], Path | None] | None = None) -> Path:
+    """Where in the document a Board's own error (a cycle of inequalities, a clue...) was
+    written, from the error's ``field`` / ``index`` / ``cell`` / ``relation``."""
+    rel = exc.relation
+    if exc.field == "relations" and isinstance(rel, Relation):
+        wanted = set(rel.cells)
+        for j, (kind, cells, _params) in enumerate(found.items):
+            numbers = {r * cols + c for r, c in cells} if cols else set(cells)
+            if kind == rel.kind and (numbers == wanted or (len(wanted) == 2 and wanted <= numbers)):
+                k = sum(1 for other, _, _ in found.items[:j] if other == kind)
+                return found.paths[kind][k][0]
+        key = relation_key(rel.kind) if rel.kind in RELATIONS else None
+        return (key,) if key in doc else ()
+    if exc.field == "clues" and exc.cell is not None:
+        if givens_at is not None:
+            return givens_at(exc.cell) or (("givens",) if "givens" in doc else ())
+        clues = doc.get("clues")
+        if isinstance(clues, list):
+            for i, item in enumerate(clues):
+                if isinstance(item, list) and item and item[0] == exc.cell:
+                    return ("clues", i)
+        return ("clues",) if "clues" in doc else ()
+    if exc.field == "asterisms" and exc.index is not None and "asterisms" in doc:
+        return ("asterisms", exc.index)
+    return ()
 
 
 def _relations_data(board: Board, relations: Iterable[Relation], cols: int | None
@@ -232,7 +261,7 @@ def _label_list(doc: dict[str, Any], key: str) -> list[Any]:
     labels = field(doc, key, list)
     for i, x in enumerate(labels):
         if not (_is_int(x) or isinstance(x, str)):
-            raise SchemaError(f"label {x!r} must be an integer or a string", (key, i))
+            raise SchemaError(f"label {excerpt(x)} must be an integer or a string", (key, i))
     return labels
 
 
@@ -242,12 +271,14 @@ def _read_board(doc: dict[str, Any]) -> Board:
     n = field(doc, "cells", int)
     if n < 1:
         raise SchemaError(f"cells must be positive, got {n}", ("cells",))
+    if n > MAX_CELLS:
+        raise SchemaError(f"{n} cells are more than futocp holds ({MAX_CELLS:,})", ("cells",))
     labels = _label_list(doc, "labels")
     asterisms = field(doc, "asterisms", list)
 
     def cell(x: Any, path: Path) -> int:
         if not _is_int(x) or not 0 <= x < n:
-            raise SchemaError(f"{x!r} is not a cell number 0..{n - 1}", path)
+            raise SchemaError(f"{excerpt(x)} is not a cell number 0..{n - 1}", path)
         return x
 
     asts = []
@@ -263,8 +294,8 @@ def _read_board(doc: dict[str, Any]) -> Board:
     for i, item in enumerate(field(doc, "clues", list, required=False, default=[])):
         if not (isinstance(item, list) and len(item) == 2):
             raise SchemaError("each clue is [cell, label]", ("clues", i))
-        if item[1] not in allowed or isinstance(item[1], bool):
-            raise SchemaError(f"clue label {item[1]!r} is not in labels", ("clues", i, 1))
+        if not _is_label(item[1]) or item[1] not in allowed:
+            raise SchemaError(f"clue label {excerpt(item[1])} is not in labels", ("clues", i, 1))
         clues.append((cell(item[0], ("clues", i, 0)), item[1]))
     inscription = [cell(x, ("inscription", i))
                    for i, x in enumerate(field(doc, "inscription", list, required=False, default=[]))]
@@ -277,7 +308,7 @@ def _read_board(doc: dict[str, Any]) -> Board:
                       inscription=frozenset(inscription),
                       shape=tuple(shape) if shape else None, kind="board")
     except BoardError as exc:
-        raise SchemaError(str(exc)) from None
+        raise SchemaError(str(exc), _board_error_path(doc, exc, found)) from None
     rels = [Relation(kind, tuple(cells), tuple(params.items())) for kind, cells, params in found.items]
     try:
         check_relations(board, rels)
@@ -285,7 +316,7 @@ def _read_board(doc: dict[str, Any]) -> Board:
     except RelationError as exc:
         raise SchemaError(str(exc), found.path_of(exc, doc)) from None
     except BoardError as exc:
-        raise SchemaError(str(exc), _board_error_path(doc, str(exc))) from None
+        raise SchemaError(str(exc), _board_error_path(doc, exc, found)) from None
 
 
 def _write_board(board: Board) -> dict[str, Any]:
@@ -327,8 +358,8 @@ def _family_givens(doc: dict[str, Any], layout: list[list[int]], labels: set[Any
         for c, v in enumerate(row):
             if v in (0, None, ".", "") and not isinstance(v, bool):
                 continue
-            if v not in labels or isinstance(v, bool):
-                raise SchemaError(f"given {v!r} at ({r},{c}) is not a label of this board "
+            if not _is_label(v) or v not in labels:
+                raise SchemaError(f"given {excerpt(v)} at ({r},{c}) is not a label of this board "
                                   f"(expected {_describe(labels)}, or 0 for empty)", ("givens", r, c))
     return rows
 
@@ -350,20 +381,29 @@ def family_reader(name: str) -> Callable[[dict[str, Any]], Board]:
             if key in doc:
                 try:
                     params[key] = spec.parse(doc[key])
-                except BoardError as exc:
+                except (BoardError, ValueError) as exc:  # ValueError: int("①")
                     raise SchemaError(str(exc), (key,)) from None
         try:
             base = fam.template(params, size)
-        except BoardError as exc:
+        except (BoardError, ValueError) as exc:
             raise SchemaError(str(exc), _param_path(fam, doc, str(exc))) from None
-        givens = _family_givens(doc, fam.layout(base), set(base.values))
+        layout = fam.layout(base)
+        givens = _family_givens(doc, layout, set(base.values))
         found = _read_relations(doc, grid=base.shape is not None)
+
+        def givens_at(cell: int) -> Path | None:
+            for r, row in enumerate(layout):
+                if cell in row and givens is not None:
+                    return ("givens", r, row.index(cell))
+            return None
+
         try:
             return fam.build(givens, (), size, found.items, **params)
         except RelationError as exc:
             raise SchemaError(str(exc), found.path_of(exc, doc)) from None
         except BoardError as exc:
-            raise SchemaError(str(exc), _board_error_path(doc, str(exc))) from None
+            cols = base.shape[1] if base.shape else None
+            raise SchemaError(str(exc), _board_error_path(doc, exc, found, cols, givens_at)) from None
 
     return read
 
@@ -408,11 +448,19 @@ def write_family(board: Board) -> dict[str, Any]:
     return out
 
 
-KINDS: dict[str, tuple[Callable[[dict[str, Any]], Board], Callable[[Board], dict[str, Any]]]] = {
-    "board": (_read_board, _write_board),
-}
-for _fam in list_families():  # every family of models/*.yaml, by name
-    KINDS.setdefault(_fam.name, (family_reader(_fam.name), write_family))
+Kind = tuple[Callable[[dict[str, Any]], Board], Callable[[Board], dict[str, Any]]]
+
+
+def kinds() -> dict[str, Kind]:
+    """Every document kind: ``board`` and every family of ``models/*.yaml``, by name.
+
+    Read when first needed, not at import: a broken family file is then an error
+    of the commands that read documents, naming the file, not of every command.
+    """
+    out: dict[str, Kind] = {"board": (_read_board, _write_board)}
+    for fam in list_families():
+        out.setdefault(fam.name, (family_reader(fam.name), write_family))
+    return out
 
 
 def from_data(doc: Any) -> Board:
@@ -424,12 +472,14 @@ def from_data(doc: Any) -> Board:
     if not isinstance(doc, dict):
         raise SchemaError(f"the document must be a mapping with a 'kind', got {type(doc).__name__}")
     kind = field(doc, "kind", str)
-    if kind not in KINDS:
-        raise SchemaError(f"unknown kind {kind!r} (known: {', '.join(sorted(KINDS))})", ("kind",))
-    return KINDS[kind][0](doc)
+    known = kinds()
+    if kind not in known:
+        raise SchemaError(f"unknown kind {excerpt(kind)} (known: {', '.join(sorted(known))})", ("kind",))
+    return known[kind][0](doc)
 
 
 def to_data(board: Board) -> dict[str, Any]:
     """The document of a Board (its own kind when the schema has one, else ``board``)."""
-    writer = KINDS.get(board.kind, KINDS["board"])[1]
+    known = kinds()
+    writer = known.get(board.kind, known["board"])[1]
     return writer(board)
