@@ -10,7 +10,7 @@ DEMO   ?= instances/futoshiki/6x6-extreme-01.json
 DEMO_BACKENDS ?= complete
 DEMO_TIME_LIMIT ?= 2
 
-.PHONY: test demo lint bench clean
+.PHONY: test demo lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +37,10 @@ demo: $(VENV)/.installed-all
 	@$(BIN)/futocp crosscheck $(DEMO) --backends $(DEMO_BACKENDS) --limit 2 --time-limit $(DEMO_TIME_LIMIT)
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check futocp tests benchmarks
+	$(BIN)/ruff check futocp tests benchmarks scripts
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/peers.py

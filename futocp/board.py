@@ -27,14 +27,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Union
+from typing import Any
 
 from .errors import BoardError
 from .relations import Relation, get_kind
 
 __all__ = ["Board", "Label", "Relation", "label_sort_key"]
 
-Label = Union[int, str]
+Label = int | str
 
 
 def label_sort_key(label: Label) -> tuple[int, Any]:
@@ -166,16 +166,16 @@ class Board:
             got = set(rel.param_map)
             if got != set(spec.params):
                 raise BoardError(f"{what} needs parameters {', '.join(spec.params) or 'none'}", **at)
-            for key, value in rel.params:
+            for pname, value in rel.params:
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise BoardError(f"{what}: parameter {key}={value!r} is not an integer", **at)
+                    raise BoardError(f"{what}: parameter {pname}={value!r} is not an integer", **at)
             if spec.opposite is not None:
-                key = tuple(sorted(rel.cells))
-                other = pairs.get(key)
+                pair = tuple(sorted(rel.cells))
+                other = pairs.get(pair)
                 if other == spec.opposite:
                     raise BoardError(f"cells {self._show(rel)} are listed as both {other} "
                                      f"and {rel.kind}", **at)
-                pairs[key] = rel.kind
+                pairs[pair] = rel.kind
             if spec.exclusive:
                 for c in rel.cells:
                     prev = owner.setdefault((rel.kind, c), rel)

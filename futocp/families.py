@@ -760,7 +760,11 @@ def _generate(gen: Any, env: dict[str, Any], rows: int | None, cols: int | None,
     """The asterisms of one generator entry of a family file."""
     name, arg = (gen, None) if isinstance(gen, str) else next(iter(gen.items()))
     grid_only = {"rows", "cols", "boxes", "diagonals", "windows", "regions"}
-    if name in grid_only and rows is None:
+    if name == "explicit":
+        return [tuple(a) for a in arg or ()]
+    if name not in grid_only:
+        raise BoardError(f"family {family.name}: unknown asterism generator {name!r}")
+    if rows is None or cols is None:
         raise BoardError(f"family {family.name}: '{name}' needs a grid")
     if name == "rows":
         return [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
@@ -786,7 +790,7 @@ def _generate(gen: Any, env: dict[str, Any], rows: int | None, cols: int | None,
             out.append(tuple((r0 + i) * cols + c0 + j for i in range(h) for j in range(w)))
         return out
     if name == "regions":
-        grid = env[arg]
+        grid = env[str(arg)]
         if len(grid) != rows:
             raise BoardError(f"{arg} has {len(grid)} rows, expected {rows}")
         groups: dict[Any, list[int]] = {}
@@ -798,9 +802,7 @@ def _generate(gen: Any, env: dict[str, Any], rows: int | None, cols: int | None,
             if len(cells) != size:
                 raise BoardError(f"region {rid!r} has {len(cells)} cells, expected {size}")
         return [tuple(cells) for cells in groups.values()]
-    if name == "explicit":
-        return [tuple(a) for a in arg]
-    raise BoardError(f"family {family.name}: unknown asterism generator {name!r}")
+    raise AssertionError(name)  # every name of grid_only is handled above
 
 
 def _labels(spec: Any, env: dict[str, Any], family: Family) -> tuple[Label, ...]:

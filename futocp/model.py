@@ -45,7 +45,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Union
 
 from .board import Board, Label
 from .errors import UsageError
@@ -97,7 +96,7 @@ class Fixed:
     value: int
 
 
-Constraint = Union[Permutation, Count, AllDifferent, Relation, Fixed]
+Constraint = Permutation | Count | AllDifferent | Relation | Fixed
 Group = tuple[tuple[int, ...], tuple[int, ...] | None]
 
 
@@ -220,7 +219,8 @@ class Model:
         """Per cell, the other cells that must take a different value (a shared
         Permutation or AllDifferent)."""
         out: list[set[int]] = [set() for _ in range(self.n_cells)]
-        for con in (*self.permutations, *self.all_different):
+        groups: list[Permutation | AllDifferent] = [*self.permutations, *self.all_different]
+        for con in groups:
             for c in con.cells:
                 out[c].update(con.cells)
         return tuple(tuple(sorted(s - {i})) for i, s in enumerate(out))
@@ -242,7 +242,7 @@ class Model:
         value ``j`` of ``rel.b``.
         """
         key = (rel.kind, rel.params)
-        cache = self._supports
+        cache = self._support_cache
         if key not in cache:
             cache[key] = support_masks(get_kind(rel.kind), self.values, rel.param_map)
         return cache[key]
@@ -254,10 +254,10 @@ class Model:
 
     def combinations(self, rel: Relation) -> tuple[int, ...]:
         """A cage's label sets (bit sets of value indices) of the right size and sum."""
-        key = ("combinations", len(rel.cells), rel.params)
-        cache = self._supports
+        key = (len(rel.cells), rel.params)
+        cache = self._combination_cache
         if key not in cache:
-            cache[key] = tuple(cage_combinations(self.values, len(rel.cells),
+            cache[key] = tuple(cage_combinations(_ints(self.values), len(rel.cells),
                                                  rel.param_map["sum"]))
         return cache[key]
 
@@ -274,7 +274,13 @@ class Model:
             cages=[(r.cells, self.combinations(r)) for r in self.cages])
 
     @cached_property
-    def _supports(self) -> dict[object, object]:
+    def _support_cache(self) -> dict[tuple[str, tuple[tuple[str, int], ...]],
+                                     tuple[tuple[int, ...], tuple[int, ...]]]:
+        return {}
+
+    @cached_property
+    def _combination_cache(self) -> dict[tuple[int, tuple[tuple[str, int], ...]],
+                                         tuple[int, ...]]:
         return {}
 
     def labels_of(self, indices: Sequence[int]) -> tuple[Label, ...]:
@@ -289,6 +295,11 @@ class Model:
     @cached_property
     def _index(self) -> dict[Label, int]:
         return {v: i for i, v in enumerate(self.values)}
+
+
+def _ints(values: Sequence[Label]) -> list[int]:
+    """Integer labels (the kinds that need integers are checked by the Board)."""
+    return [v for v in values if isinstance(v, int)]
 
 
 def _clue_conflict(board: Board) -> str | None:
@@ -307,13 +318,13 @@ def _clue_conflict(board: Board) -> str | None:
         shown = ", ".join(name(c) for c in rel.cells)
         if all(c in clues for c in rel.cells):
             if not rel.holds([clues[c] for c in rel.cells]):
-                held = ", ".join(repr(clues[c]) for c in rel.cells)
-                return f"clues break the relation {rel.kind}({shown}): labels {held}"
+                labels = ", ".join(repr(clues[c]) for c in rel.cells)
+                return f"clues break the relation {rel.kind}({shown}): labels {labels}"
         elif spec.distinct:
-            held = Counter(clues[c] for c in rel.cells if c in clues)
-            if held and max(held.values()) > 1:
+            seen = Counter(clues[c] for c in rel.cells if c in clues)
+            if seen and max(seen.values()) > 1:
                 return f"clues repeat a label in the {rel.kind} [{shown}]"
-        if rel.kind == "cage" and not cage_combinations(board.values, len(rel.cells),
+        if rel.kind == "cage" and not cage_combinations(_ints(board.values), len(rel.cells),
                                                         rel.param_map["sum"]):
             return (f"no {len(rel.cells)} different labels sum to {rel.param_map['sum']} "
                     f"(cage [{shown}])")

@@ -267,10 +267,10 @@ def keep_cells(board: Board, keep: Iterable[int | Sequence[int]]) -> set[int]:
     """
     out = set()
     for item in keep:
-        if isinstance(item, int) and not isinstance(item, bool):
-            cell = item
+        if isinstance(item, int):
+            cell = int(item)
         else:
-            row, col = item
+            row, col = tuple(item)
             rows, cols = board.shape or (0, 0)
             if not (0 <= row < rows and 0 <= col < cols):
                 raise BoardError(f"keep names ({row},{col}), outside the board")

@@ -86,8 +86,8 @@ def verify(board: Board, values: Sequence[Any]) -> list[Violation]:
         labels = [vals[c] for c in rel.cells]
         if not rel.holds(labels):
             shown = ", ".join(f"{name(c)}={vals[c]!r}" for c in rel.cells)
-            extra = "".join(f" {k}={v}" for k, v in rel.params)
-            out.append(Violation(rel.kind, rel.cells, f"{rel.kind}{extra} fails: {shown}"))
+            params = "".join(f" {k}={v}" for k, v in rel.params)
+            out.append(Violation(rel.kind, rel.cells, f"{rel.kind}{params} fails: {shown}"))
     return out
 
 

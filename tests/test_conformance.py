@@ -153,7 +153,9 @@ def test_proves_unsat(name, filtering):
 def test_duplicate_clue_is_unsat_with_reason(name):
     board = latin_square(3, [[2, 0, 2], [0, 0, 0], [0, 0, 0]])
     result = get_backend(name).solve(build_model(board))
-    assert result.status is Status.UNSAT and "holds 2 2 times" in result.stats["reason"]
+    # an incomplete backend never answers unsat, even when the Model proves it
+    expected = Status.UNSAT if REGISTRY[name].complete else Status.UNKNOWN
+    assert result.status is expected and "holds 2 2 times" in result.stats["reason"]
 
 
 @pytest.mark.parametrize("name", BACKENDS)

@@ -651,7 +651,7 @@ class PyconstraintBackend(Backend):
     def _run_child(method: str, model: Model, options: dict[str, Any], limit: int | None,
                    seed: int | None, time_limit: float, messages: list[tuple[Any, ...]]) -> bool:
         """Search in a child process killed at the deadline; True when it was killed."""
-        ctx = multiprocessing.get_context(method)
+        ctx: Any = multiprocessing.get_context(method)
         deadline = Deadline(time_limit)
         reader, writer = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_child, args=(writer, model, options, limit, seed),

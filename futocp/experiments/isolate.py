@@ -175,10 +175,12 @@ def _run_forkserver(func: Callable[[Any], Any], arg: Any, timeout: float | None)
     t0 = time.perf_counter()
     proc.start()
     writer.close()
+    pid = proc.pid
+    assert pid is not None  # started
     with _lock:
-        _live[proc.pid] = proc
+        _live[pid] = proc
     if _closing.is_set():
-        _kill_group(proc.pid)
+        _kill_group(pid)
     out = Outcome(method="forkserver")
     answered = False
     try:
@@ -201,10 +203,10 @@ def _run_forkserver(func: Callable[[Any], Any], arg: Any, timeout: float | None)
         if answered:
             proc.join(5)  # it exits right after answering
         if proc.is_alive() or out.killed:
-            _kill_group(proc.pid)
+            _kill_group(pid)
         proc.join()
         with _lock:
-            _live.pop(proc.pid, None)
+            _live.pop(pid, None)
         reader.close()
         proc.close()
     return out
