@@ -18,9 +18,10 @@ hidden solution (now and then one of them changed).
 Every complete backend of the REGISTRY runs on every board with its defaults
 and one option variant (``--variants rotate``, cycling through the variants
 from board to board: each option with ``choices`` or a bool type, one at a
-time against the defaults, ``filtering=none``, and every python-sat solver
-for ``sat``), or with all its variants (``--variants all``). Incomplete
-backends run with their defaults and a shorter time limit. All the runs of a
+time against the defaults, ``filtering=none``, ``workers=2`` for a parallel
+search, and every python-sat solver for ``sat``), or with all its variants
+(``--variants all``). Incomplete backends run once per board, their variants
+in turn, with a shorter time limit. All the runs of a
 board happen in one isolated process (:func:`futocp.experiments.isolate.run_isolated`);
 when that process crashes or hangs, each run is repeated in a process of its
 own, so a crash of a solver's C code is recorded as ``error`` against the run
@@ -535,7 +536,9 @@ def plan_specs(case: Case, backends: Sequence[str], variants: str, n_families: i
                limit: int, time_limit: float, incomplete_time_limit: float,
                every: Mapping[str, int] | None = None, solvers: bool = True) -> list[Spec]:
     """The runs of one board: per backend its defaults and, by ``variants``, one
-    variant in turn (``rotate``), all (``all``) or none (``defaults``).
+    variant in turn (``rotate``), all (``all``) or none (``defaults``); an
+    incomplete backend runs once per board under ``rotate`` (its variants in turn,
+    defaults included), with ``incomplete_time_limit``.
 
     ``every`` thins out slow backends: ``{"minizinc": 10}`` runs minizinc on one
     board in 10, drawn at random (from the board's seed and index)."""
@@ -546,19 +549,19 @@ def plan_specs(case: Case, backends: Sequence[str], variants: str, n_families: i
         if k > 1 and _rng(case.seed, case.index, f"every:{name}").randrange(k):
             continue
         seed = case.index if "seed" in cls.capabilities else None
-        if not cls.complete:
-            specs.append(Spec(name, "default", (), "lists", limit, incomplete_time_limit, seed))
-            continue
         allv = backend_variants(name, solvers)
+        turn = case.index // max(1, n_families)
         if variants == "all":
             chosen = allv
+        elif variants == "rotate" and not cls.complete:
+            chosen = [allv[turn % len(allv)]]  # one run per board: they spend their time limit
         elif variants == "rotate" and len(allv) > 1:
-            turn = case.index // max(1, n_families)
             chosen = [allv[0], allv[1 + turn % (len(allv) - 1)]]
         else:
             chosen = allv[:1]
+        seconds = time_limit if cls.complete else incomplete_time_limit
         for label, options, filtering in chosen:
-            specs.append(Spec(name, label, options, filtering, limit, time_limit, seed))
+            specs.append(Spec(name, label, options, filtering, limit, seconds, seed))
     return specs
 
 
@@ -1058,33 +1061,45 @@ def limits_campaign(time_limit: float = 1.0, backends: Sequence[str] | None = No
 
 
 # ====================================================================== output
-def print_table(rows: list[dict[str, Any]], columns: Sequence[str], title: str) -> None:
-    """A table with rich when it is installed, plain text otherwise."""
-    def cell(v: Any) -> str:
+def print_table(rows: list[dict[str, Any]], columns: Sequence[str], title: str,
+                markdown: bool = False) -> None:
+    """A table with rich when it is installed, plain text otherwise (or Markdown)."""
+    def cell(v: Any, column: str = "") -> str:
         if v is None:
             return "-"
         if isinstance(v, float):
-            return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
+            return f"{v:.1f}" if column.endswith("_ms") else f"{v:.3f}"
         return str(v)
+
+    if markdown:
+        print(f"{title}\n")
+        print("| " + " | ".join(columns) + " |")
+        print("|" + "|".join("---" if c in ("backend", "instance", "worst") else "---:"
+                             for c in columns) + "|")
+        for r in rows:
+            print("| " + " | ".join(cell(r.get(c), c) for c in columns) + " |")
+        return
 
     try:
         from rich.console import Console
         from rich.table import Table
     except ImportError:
-        widths = [max(len(c), *(len(cell(r.get(c))) for r in rows)) if rows else len(c)
+        widths = [max(len(c), *(len(cell(r.get(c), c)) for r in rows)) if rows else len(c)
                   for c in columns]
         print(title)
         print("  ".join(c.rjust(w) for c, w in zip(columns, widths, strict=True)))
         for r in rows:
-            print("  ".join(cell(r.get(c)).rjust(w) for c, w in zip(columns, widths, strict=True)))
+            print("  ".join(cell(r.get(c), c).rjust(w)
+                            for c, w in zip(columns, widths, strict=True)))
         return
     table = Table(title=title)
     for c in columns:
-        table.add_column(c, justify="left" if c in ("backend", "instance") else "right")
+        table.add_column(c, justify="left" if c in ("backend", "instance") else "right",
+                         no_wrap=True)
     for r in rows:
-        table.add_row(*(cell(r.get(c)) for c in columns))
+        table.add_row(*(cell(r.get(c), c) for c in columns))
     console = Console()
-    console.width = max(console.width, 150)
+    console.width = max(console.width, 200)
     console.print(table)
 
 
@@ -1138,10 +1153,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limits", action="store_true",
                         help="measure time-limit overshoots on hard instances instead")
     parser.add_argument("--replay", metavar="FILE", help="run a reproducer again")
+    parser.add_argument("--markdown", action="store_true", help="print the table in Markdown")
+    parser.add_argument("--table", metavar="JSON",
+                        help="print the table of a summary.json or limits.json written before")
     args = parser.parse_args(argv)
     argv = list(sys.argv[1:] if argv is None else argv)
     if args.replay:
         return replay(args.replay)
+    if args.table:
+        doc = json.loads(Path(args.table).read_text(encoding="utf-8"))
+        if "runs" in doc and isinstance(doc["runs"], list):  # limits.json
+            print_table(doc["backends"], LIMITS_COLUMNS, f"elapsed - time limit "
+                        f"({doc['time_limit']:g} s), hard instances", args.markdown)
+        else:
+            print_table(doc["backends"], CAMPAIGN_COLUMNS, f"{doc['command']}: {doc['boards']} "
+                        f"boards, {doc['runs']} runs", args.markdown)
+        return 0
     backends = [b.strip() for b in args.backends.split(",") if b.strip()] or None
     for name in backends or ():
         if name not in REGISTRY:
@@ -1158,7 +1185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary["command"] = " ".join(["python", "benchmarks/campaign.py", *argv])
         (out / "limits.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
         print_table(summary["backends"], LIMITS_COLUMNS,
-                    f"elapsed - time limit ({limit_s:g} s), hard instances")
+                    f"elapsed - time limit ({limit_s:g} s), hard instances", args.markdown)
         return 0
     families = [f.strip() for f in args.families.split(",") if f.strip()] or None
     every = {}
@@ -1177,7 +1204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n",
                                       encoding="utf-8")
     print_table(summary["backends"], CAMPAIGN_COLUMNS,
-                f"campaign seed {args.seed}: {summary['boards']} boards, {summary['runs']} runs")
+                f"campaign seed {args.seed}: {summary['boards']} boards, {summary['runs']} runs",
+                args.markdown)
     print(f"oracle: {summary['oracle']}")
     for p in summary["problems"][:50]:
         print(f"board {p['index']} {p['family']} {p['backend']} {p['variant']}: "
