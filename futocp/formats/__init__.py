@@ -2,7 +2,10 @@
 
 :data:`FORMATS` maps a format name to its :class:`~futocp.formats.base.Format`.
 The format of a file is chosen by ``format=``, else by its extension, else by
-sniffing its content.
+sniffing its content -- only when the extension names no format: ``.txt``
+(text art, or any format the content shows), standard input (``-``) and
+unknown extensions. A file that does not parse as the format of its extension
+is an error naming the file and line, never a read in another format.
 
 Example:
     >>> from futocp.families import futoshiki
@@ -14,12 +17,14 @@ Example:
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 from ..board import Board
 from ..errors import InputError, UsageError
 from .base import Format, atomic_write
+from .limits import MAX_FILE_BYTES, decode_text, strip_bom
 from .document import JSON, YAML
 from .jigsaw import JIGSAW
 from .qwh import DZN, PLS
@@ -46,33 +51,76 @@ def _get(name: str) -> Format:
         raise UsageError(f"unknown format {name!r} (known: {', '.join(FORMATS)})") from None
 
 
-def detect(path: str | None, text: str | None = None) -> str:
-    """The format name for a file: by extension first, then by content.
+GENERIC_EXTENSIONS = (".txt",)
+"""Extensions that name no format of their own: the content decides (text art by default)."""
 
-    When the formats of the extension do not recognise the content but another
-    format does (a ``.txt`` file of Sudoku lines), the content wins.
+STDIN = "-"
+"""The file name that reads standard input (its content decides the format)."""
+
+
+def _by_extension(path: str) -> Format | None:
+    low = os.path.basename(path).lower()
+    best: tuple[int, Format] | None = None
+    for fmt in FORMATS.values():
+        for ext in fmt.extensions:
+            if ext not in GENERIC_EXTENSIONS and low.endswith(ext) and (best is None
+                                                                       or len(ext) > best[0]):
+                best = (len(ext), fmt)
+    return best[1] if best else None
+
+
+def detect(path: str | os.PathLike[str] | None, text: str | None = None) -> str:
+    """The format name for a file: its extension's, else its content's.
+
+    An extension that names a format decides (a ``.jigsaw`` file is read as
+    jigsaw, whatever it holds). The content is looked at only for ``.txt``
+    (text art unless another format recognises it), standard input and
+    unknown extensions.
+
+    Raises:
+        InputError: when neither the extension nor the content tells.
     """
-    if path:
-        low = os.fspath(path).lower()
-        by_ext = [f for f in FORMATS.values() if any(low.endswith(ext) for ext in f.extensions)]
-        if by_ext and text is not None and not any(f.sniff(text) for f in by_ext):
-            sniffed = next((f for f in FORMATS.values() if f.sniff(text)), None)
-            if sniffed is not None:
-                return sniffed.name
-        if by_ext:
-            return by_ext[0].name
+    name = os.fspath(path) if path else None
+    if name and name != STDIN:
+        fmt = _by_extension(name)
+        if fmt is not None:
+            return fmt.name
+    generic = bool(name) and name.lower().endswith(GENERIC_EXTENSIONS)  # type: ignore[union-attr]
     if text is not None:
+        text = strip_bom(text)
+        if generic and FORMATS["text"].sniff(text):
+            return "text"
         for fmt in FORMATS.values():
             if fmt.sniff(text):
                 return fmt.name
+    if generic:
+        return "text"
+    where = "<stdin>" if name == STDIN else (name or "<string>")
     raise InputError("cannot tell the format; name it with --format "
-                     f"({', '.join(FORMATS)})", os.fspath(path) if path else "<string>")
+                     f"({', '.join(FORMATS)})", where)
+
+
+def _call(fmt: Format, text: str, source: str) -> list[Board]:
+    """A reader on a text; running out of stack or memory is an error naming the file."""
+    try:
+        return fmt.loads(text, source)
+    except RecursionError:
+        raise InputError(f"too deeply nested to read as {fmt.name}", source) from None
+    except MemoryError:
+        raise InputError(f"too large to read as {fmt.name} in the memory available", source) from None
 
 
 def loads_many(text: str, format: str | None = None, source: str = "<string>") -> list[Board]:
-    """Every board in a text (collections hold several)."""
+    """Every board in a text (collections hold several).
+
+    A leading byte-order mark is ignored.
+    """
+    text = strip_bom(text)
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(f"the text is larger than {MAX_FILE_BYTES // 2**20} MiB, the most "
+                         "futocp reads", source)
     name = format or detect(None if source == "<string>" else source, text)
-    boards = _get(name).loads(text, source)
+    boards = _call(_get(name), text, source)
     if not boards:
         raise InputError("no instance in the file", source)
     return boards
@@ -84,24 +132,29 @@ def loads(text: str, format: str | None = None, source: str = "<string>") -> Boa
 
 
 def _read_text(path: str | os.PathLike[str]) -> str:
+    """The text of a file (``-``: standard input), at most MAX_FILE_BYTES, UTF-8."""
+    name = os.fspath(path)
+    if name == STDIN:
+        return decode_text(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "<stdin>")
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise InputError("no such file", os.fspath(path)) from None
+        raise InputError("no such file", name) from None
     except IsADirectoryError:
-        raise InputError("is a directory, not an instance file", os.fspath(path)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not a UTF-8 text file ({exc.reason})", os.fspath(path)) from None
+        raise InputError("is a directory, not an instance file", name) from None
     except OSError as exc:
-        raise InputError(exc.strerror or str(exc), os.fspath(path)) from None
+        raise InputError(exc.strerror or str(exc), name) from None
+    return decode_text(data, name)
 
 
 def read_many(path: str | os.PathLike[str], format: str | None = None) -> list[Board]:
-    """Every board in a file."""
+    """Every board in a file (``-`` reads standard input)."""
     text = _read_text(path)
-    name = format or detect(os.fspath(path), text)
-    return loads_many(text, name, os.fspath(path))
+    name = os.fspath(path)
+    source = "<stdin>" if name == STDIN else name
+    fmt = format or detect(name, text)
+    return loads_many(text, fmt, source)
 
 
 def read(path: str | os.PathLike[str], format: str | None = None) -> Board:

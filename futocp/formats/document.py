@@ -3,6 +3,16 @@
 Errors name the file, line and column: syntax errors from the parser's own
 position, schema errors by locating the offending item in the text.
 
+Neither reader trusts the file: YAML aliases are refused (a "billion laughs"
+file cannot expand), nesting deeper than :data:`~futocp.yamlsafe.MAX_DEPTH`
+levels and integers of more than :data:`~futocp.yamlsafe.MAX_INT_DIGITS`
+digits are errors in both, and a YAML file holds at most :data:`MAX_NODES`
+values. YAML is first walked as a stream of parser events (libyaml's parser
+keeps no C stack per level, unlike its composer, which a 50,000-deep file
+crashes), which checks all of this before any node is built; then it is
+loaded by :class:`~futocp.yamlsafe.BoundedLoader`'s rules (the C loader when
+PyYAML has one, for speed: the walk has already bounded what it meets).
+
 Example:
     >>> b = JSON.loads('{"kind": "latin-square", "size": 2, "givens": [[1, 0], [0, 0]]}', "x")[0]
     >>> b.clue_map
@@ -12,41 +22,78 @@ Example:
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import yaml
 
 from ..board import Board
-from ..errors import InputError
+from ..errors import BoardError, InputError
+from ..yamlsafe import BoundedLoader
 from .base import Format
+from .limits import MAX_DEPTH, MAX_INT_DIGITS, excerpt
+from .limits import clip as _clip
 from .schema import Path, SchemaError, from_data, to_data
 
-__all__ = ["JSON", "YAML", "locate"]
+__all__ = ["JSON", "YAML", "locate", "MAX_NODES"]
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_HAS_C = _Loader is not yaml.SafeLoader
+
+MAX_NODES = 300_000
+"""Most values (scalars, lists and mappings) a YAML document may hold: PyYAML reads
+about 50,000 a second, so a larger board is for JSON (a 500 x 500 grid fits)."""
+
+_INT_TAG = "tag:yaml.org,2002:int"
+_PLAIN_TAGS = {"!", "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
 
 
 def locate(text: str, path: Path) -> tuple[int, int] | None:
-    """1-based (line, column) of the item at ``path`` in a JSON/YAML text."""
+    """1-based (line, column) of the item at ``path`` in a JSON/YAML text (of the deepest
+    item on the way when the path goes further than the text).
+
+    The text is walked as parser events, never built into a tree, and the walk
+    stops once past the item: locating costs no memory on a large file.
+    """
+    target = tuple(path)
+    best: tuple[int, int] | None = None
+    # open collections: [path (None inside a key), is a mapping, next is a key, pending key, index]
+    stack: list[list[Any]] = []
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                done = stack.pop()[0]
+                if done is not None and best is not None and len(done) < len(target) \
+                        and target[:len(done)] == done:
+                    return best  # the item's container is closed: it is not there
+                continue
+            if not isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent,
+                                      yaml.MappingStartEvent, yaml.AliasEvent)):
+                continue
+            here: tuple[Any, ...] | None = ()
+            if stack:
+                top = stack[-1]
+                if top[0] is None:
+                    here = None
+                elif top[1] and top[2]:  # a key of a mapping
+                    top[2] = False
+                    top[3] = event.value if isinstance(event, yaml.ScalarEvent) else None
+                    here = None
+                elif top[1]:
+                    top[2] = True
+                    here = top[0] + (top[3],)
+                else:
+                    here = top[0] + (top[4],)
+                    top[4] += 1
+            if here is not None and target[:len(here)] == here:
+                best = (event.start_mark.line + 1, event.start_mark.column + 1)
+                if here == target:
+                    return best
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                stack.append([here, isinstance(event, yaml.MappingStartEvent), True, None, 0])
     except yaml.YAMLError:
-        return None
-    for key in path:
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                if k.value == key:
-                    node = v
-                    break
-            else:
-                break
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            node = node.value[key]
-        else:
-            break
-    if node is None:
-        return None
-    return node.start_mark.line + 1, node.start_mark.column + 1
+        return best
+    return best
 
 
 def _board(doc: Any, text: str, source: str) -> Board:
@@ -55,26 +102,178 @@ def _board(doc: Any, text: str, source: str) -> Board:
     except SchemaError as exc:
         where = locate(text, exc.path) if exc.path else None
         line, col = where if where else (None, None)
-        raise InputError(exc.message if where else str(exc), source, line, col) from None
+        raise InputError(_clip(exc.message if where else str(exc)), source, line, col) from None
+    except (BoardError, ValueError) as exc:  # a family's own check, outside the schema's reach
+        raise InputError(_clip(str(exc)), source) from None
+
+
+# ------------------------------------------------------------------ JSON
+class _LongInt(ValueError):
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _LongInt(digits)
+    return int(digits)
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+_JSON_SKIP = re.compile(r'"(?:[^"\\]|\\.)*"|[^\[\]{}"]+')
+
+
+def _too_deep_at(text: str) -> int | None:
+    """Offset of the first ``[`` / ``{`` deeper than MAX_DEPTH in a JSON text (strings skipped)."""
+    depth, i, end = 0, 0, len(text)
+    while i < end:
+        m = _JSON_SKIP.match(text, i)
+        if m:
+            i = m.end()
+            continue
+        ch = text[i]
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return i
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return None
+
+
+def _depth_ok(doc: Any) -> bool:
+    """True when no list or mapping of ``doc`` lies deeper than MAX_DEPTH (no recursion)."""
+    stack = [(doc, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (list, dict)):
+            if depth > MAX_DEPTH:
+                return False
+            stack.extend((x, depth + 1) for x in (node.values() if isinstance(node, dict) else node))
+    return True
 
 
 def _loads_json(text: str, source: str) -> list[Board]:
+    deep = f"nesting deeper than {MAX_DEPTH} levels"
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_parse_int, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", source, exc.lineno, exc.colno) from None
+    except _DuplicateKey as exc:
+        found = list(re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text))
+        at = _position(text, found[1].start()) if len(found) > 1 else (None, None)
+        raise InputError(f"the key {excerpt(exc.key)} appears twice in one object", source,
+                         *at) from None
+    except _LongInt as exc:
+        m = re.search(rf"(?<![\w.]){re.escape(exc.digits)}(?![\w.])", text)
+        at = _position(text, m.start()) if m else (None, None)
+        raise InputError(f"an integer of {len(exc.digits.lstrip('-'))} digits (at most "
+                         f"{MAX_INT_DIGITS})", source, *at) from None
+    except RecursionError:
+        offset = _too_deep_at(text)
+        raise InputError(deep, source, *(_position(text, offset) if offset is not None
+                                         else (None, None))) from None
+    if not _depth_ok(doc):
+        offset = _too_deep_at(text)
+        raise InputError(deep, source, *(_position(text, offset) if offset is not None
+                                         else (None, None)))
     return [_board(doc, text, source)]
+
+
+# ------------------------------------------------------------------ YAML
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def _refuse(message: str, mark: Any, source: str) -> InputError:
+    return InputError(message, source, mark.line + 1, mark.column + 1)
+
+
+def _check_events(text: str, source: str) -> None:
+    """Walk the parser's events: no aliases, no tags but plain ones, no key twice in a
+    mapping, bounded depth, integer size and number of values.
+
+    The walk stops at the first problem, so a hostile file costs little.
+    """
+    depth = nodes = 0
+    scalar, seq, mapping = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent
+    ends = {yaml.SequenceEndEvent, yaml.MappingEndEvent}
+    # one entry per open collection: None for a list, else [keys seen, next node is a key]
+    open_: list[list[Any] | None] = [None]
+    for event in yaml.parse(text, Loader=_Loader):
+        kind = type(event)
+        if kind in ends:
+            depth -= 1
+            open_.pop()
+            continue
+        if kind is yaml.AliasEvent:
+            raise _refuse(f"aliases are not allowed here (*{excerpt(event.anchor)[1:-1]})",
+                          event.start_mark, source)
+        if kind is not scalar and kind is not seq and kind is not mapping:
+            continue
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise _refuse(f"more than {MAX_NODES:,} values (use JSON for boards this large)",
+                          event.start_mark, source)
+        tag = event.tag
+        if tag is not None and tag not in _PLAIN_TAGS:
+            raise _refuse(f"the tag {excerpt(tag)} is not allowed here (plain values only)",
+                          event.start_mark, source)
+        parent = open_[-1]
+        if parent is not None:
+            if parent[1] and kind is scalar:
+                if event.value in parent[0]:
+                    raise _refuse(f"the key {excerpt(event.value)} appears twice in one "
+                                  "mapping", event.start_mark, source)
+                parent[0].add(event.value)
+            parent[1] = not parent[1]
+        if kind is scalar:
+            if len(event.value) > MAX_INT_DIGITS and tag is None and _RESOLVER.resolve(
+                    yaml.ScalarNode, event.value, event.implicit) == _INT_TAG:
+                digits = sum(ch in "0123456789abcdefABCDEF" for ch in event.value)
+                if digits > MAX_INT_DIGITS:
+                    raise _refuse(f"an integer of {digits} digits (at most {MAX_INT_DIGITS})",
+                                  event.start_mark, source)
+            continue
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _refuse(f"nesting deeper than {MAX_DEPTH} levels", event.start_mark, source)
+        open_.append([set(), True] if kind is mapping else None)
 
 
 def _loads_yaml(text: str, source: str) -> list[Board]:
     try:
-        doc = yaml.load(text, Loader=_Loader)
+        _check_events(text, source)
+        doc = yaml.load(text, Loader=_Loader if _HAS_C else BoundedLoader)  # noqa: S506
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        problem = _clip(problem)
         if mark is not None:
             raise InputError(f"invalid YAML: {problem}", source, mark.line + 1, mark.column + 1) from None
         raise InputError(f"invalid YAML: {problem}", source) from None
+    except ValueError as exc:  # a constructor's own refusal (a date out of range...)
+        raise InputError(f"invalid YAML: {_clip(str(exc))}", source) from None
     return [_board(doc, text, source)]
 
 

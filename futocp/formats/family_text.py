@@ -35,6 +35,8 @@ from ..board import Board
 from ..errors import BoardError, FutocpError, InputError, UsageError
 from ..families import Family, explicit_relations, get_family
 from .latin_grid import SQUARE_KINDS
+from .limits import MAX_GRID, MAX_INT_DIGITS, bad_param, excerpt, is_ascii_digits
+from .limits import clip as _clip
 
 __all__ = ["format_family_text", "parse_family_text", "is_family_header"]
 
@@ -115,8 +117,22 @@ def is_family_header(line: str) -> bool:
 def _label(token: str, labels: set[Any]) -> Any:
     if token == ".":
         return 0
-    value: Any = int(token) if token.lstrip("-").isdigit() else token
+    digits = token[1:] if token.startswith("-") else token
+    value: Any = token
+    if is_ascii_digits(digits) and len(digits) <= MAX_INT_DIGITS:
+        value = int(token)
     return value if value in labels else None
+
+
+def _tokens(line: str, source: str, number: int) -> list[tuple[str, int]]:
+    """The items of a row and their columns (at most 2 * MAX_GRID: labels and region ids)."""
+    out = []
+    for m in _TOKEN.finditer(line):
+        if len(out) == 2 * MAX_GRID:
+            raise InputError(f"more than {2 * MAX_GRID} items on a row", source, number,
+                             m.start() + 1)
+        out.append((m.group(), m.start()))
+    return out
 
 
 def parse_family_text(text: str, source: str = "<string>") -> Board:
@@ -137,8 +153,14 @@ def parse_family_text(text: str, source: str = "<string>") -> Board:
     words = head.split()
     fam = get_family(words[0])
     params = dict(w.split("=", 1) for w in words[1:])
-    rows = [(number, [(m.group(), m.start()) for m in _TOKEN.finditer(line)])
-            for number, line in content[1:]]
+    bad = bad_param(fam, params)
+    if bad:
+        key, why = bad
+        raise InputError(f"{key}: {why}", source, head_line, head.index(f"{key}=") + 1)
+    if len(content) - 1 > MAX_GRID:
+        raise InputError(f"more than {MAX_GRID} rows, the most futocp holds", source,
+                         content[MAX_GRID + 1][0], 1)
+    rows = [(number, _tokens(line, source, number)) for number, line in content[1:]]
     if not rows:
         raise InputError("no rows after the header", source, head_line, 1)
     has_regions = "regions" in fam.params
@@ -151,8 +173,8 @@ def parse_family_text(text: str, source: str = "<string>") -> Board:
         params["regions"] = [[tok for tok, _ in toks[n:]] for _, toks in rows]
     try:
         base = fam.template(params, len(rows) if fam.is_grid and fam.size_expr else None)
-    except BoardError as exc:
-        raise InputError(str(exc), source, head_line, 1) from None
+    except (BoardError, ValueError) as exc:  # ValueError: a parameter int("①") refused
+        raise InputError(_clip(str(exc)), source, head_line, 1) from None
     layout = fam.layout(base)
     if len(rows) != len(layout):
         raise InputError(f"{len(rows)} rows, expected {len(layout)}", source, rows[-1][0], 1)
@@ -167,11 +189,12 @@ def parse_family_text(text: str, source: str = "<string>") -> Board:
         for tok, col in toks:
             value = _label(tok, labels)
             if value is None:
-                raise InputError(f"{tok!r} is not a label of this board", source, number, col + 1)
+                raise InputError(f"{excerpt(tok)} is not a label of this board", source, number,
+                                 col + 1)
             row.append(value)
         givens.append(row)
     try:
         return fam.build(givens, (), len(rows) if fam.is_grid and fam.size_expr else None,
                          **params)
-    except BoardError as exc:
-        raise InputError(str(exc), source, head_line, 1) from None
+    except (BoardError, ValueError) as exc:
+        raise InputError(_clip(str(exc)), source, head_line, 1) from None

@@ -25,16 +25,18 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..board import Board
 from ..errors import BoardError, InputError, UsageError
 from ..families import family
 from .base import Format
+from .limits import MAX_INSTANCES, Collection, clip
 from .sudoku import MAX_SIDE, decode_label, encode_label
 
 __all__ = ["JIGSAW"]
@@ -43,24 +45,34 @@ _SPLIT = re.compile(r"[:\s]+")
 _IDS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
-def _content(text: str) -> list[tuple[int, int, str]]:
+def _content(text: str) -> Iterator[tuple[int, int, str]]:
     """(line number, 0-based start column, field) of every field of every content line."""
-    out = []
     for number, raw in enumerate(text.splitlines(), 1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
         start = len(raw) - len(raw.lstrip())
         for m in re.finditer(r"[^:\s]+", raw[start:]):
-            out.append((number, start + m.start(), m.group()))
+            yield number, start + m.start(), m.group()
+
+
+def _fields(text: str, source: str) -> list[tuple[int, int, str]]:
+    """Every field of the text: at most two per puzzle of MAX_INSTANCES."""
+    out = []
+    for item in _content(text):
+        if len(out) == 2 * MAX_INSTANCES:
+            raise InputError(f"more than {MAX_INSTANCES:,} puzzles in one file, the most futocp "
+                             "reads (split the file)", source, item[0], item[1] + 1)
+        out.append(item)
     return out
 
 
 def _side(number: int, col: int, field: str, what: str, source: str) -> int:
     n = math.isqrt(len(field))
-    if n * n != len(field) or n > MAX_SIDE:
+    if n * n != len(field) or n < 2 or n > MAX_SIDE:
         raise InputError(f"the {what} have {len(field)} characters; a jigsaw line has n*n "
-                         "(16, 25, 36...)", source, number, col + len(field) + 1)
+                         f"(16, 25, 36... up to {MAX_SIDE * MAX_SIDE})", source, number,
+                         col + len(field) + 1)
     return n
 
 
@@ -88,16 +100,24 @@ def _puzzle(givens: tuple[int, int, str], regions: tuple[int, int, str], source:
     try:
         return family("jigsaw", rows, regions=grid)
     except BoardError as exc:
-        raise InputError(str(exc), source, gl, gc + 1) from None
+        raise InputError(clip(str(exc)), source, gl, gc + 1) from None
 
 
 def _loads(text: str, source: str) -> list[Board]:
-    fields = _content(text)
+    seen = Collection(source)
+    seen.precount(i for i, raw in enumerate(text.splitlines(), 1)
+                  if raw.strip() and not raw.lstrip().startswith("#"))  # a bound: 1 or 2 a puzzle
+    fields = _fields(text, source)
     if len(fields) % 2:
         number, col, field = fields[-1]
         raise InputError("a jigsaw puzzle is a givens field and a regions field; the regions "
                          "are missing", source, number, col + len(field) + 1)
-    return [_puzzle(fields[i], fields[i + 1], source) for i in range(0, len(fields), 2)]
+    boards = []
+    for i in range(0, len(fields), 2):
+        board = _puzzle(fields[i], fields[i + 1], source)
+        seen.add_clues(fields[i][0], len(board.clues))
+        boards.append(board)
+    return boards
 
 
 def _regions_text(board: Board) -> str:
@@ -140,7 +160,7 @@ def _solution(board: Board, values: Sequence[Any]) -> str:
 
 
 def _sniff(text: str) -> bool:
-    fields = [f for _, _, f in _content(text)[:100]]
+    fields = [f for _, _, f in itertools.islice(_content(text), 100)]
     if not fields or len(fields) % 2:
         return False
     for givens, regions in zip(fields[::2], fields[1::2], strict=True):

@@ -24,6 +24,8 @@ from typing import Any
 from ..board import Board
 from ..errors import BoardError, InputError, UsageError
 from ..families import explicit_relations, family, grid_lines
+from ..relations import Relation
+from .limits import clip
 
 __all__ = ["square_size", "build_square", "neighbours", "SQUARE_KINDS"]
 
@@ -75,7 +77,8 @@ def build_square(kind: str, n: int, givens: Sequence[Sequence[int]],
                  less: Iterable[tuple[int, int]], source: str,
                  line: int | None = None, column: int | None = None,
                  relations: Iterable[tuple[str, tuple[int, ...]]] = (),
-                 params: Mapping[str, Any] | None = None) -> Board:
+                 params: Mapping[str, Any] | None = None,
+                 where: Mapping[frozenset[int], tuple[int, int]] | None = None) -> Board:
     """A square board of ``kind`` from parsed rows and relations between cell numbers.
 
     Args:
@@ -88,6 +91,8 @@ def build_square(kind: str, n: int, givens: Sequence[Sequence[int]],
         column: Column for the messages.
         relations: ``(kind, cells)`` items of other kinds, with cell numbers.
         params: Other family parameters (``grade``).
+        where: ``{cells of a relation: (line, column)}``: where each relation was
+            written, so that an error about one (a cycle of inequalities) points at it.
 
     The relations are sorted, so that every reader gives the same Board for
     the same puzzle.
@@ -100,4 +105,8 @@ def build_square(kind: str, n: int, givens: Sequence[Sequence[int]],
     try:
         return family(kind, givens, pairs, None, items, n=n, **dict(params or {}))
     except BoardError as exc:
-        raise InputError(str(exc), source, line, column) from None
+        rel = getattr(exc, "relation", None)
+        at = (where or {}).get(frozenset(rel.cells)) if isinstance(rel, Relation) else None
+        if at is not None:
+            line, column = at
+        raise InputError(clip(str(exc)), source, line, column) from None

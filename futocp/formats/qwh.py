@@ -22,15 +22,17 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..board import Board
 from ..errors import InputError
 from .base import Format
 from .latin_grid import build_square, square_size
+from .limits import MAX_GRID, check_side, excerpt, int_token
 
 __all__ = ["PLS", "DZN", "parse_pls", "parse_dzn", "format_pls", "format_dzn"]
 
-_INT = re.compile(r"-?\d+")
+_INT = re.compile(r"-?[0-9]+")
 
 
 def _square(n: int, rows: list[list[int]], source: str) -> Board:
@@ -38,41 +40,56 @@ def _square(n: int, rows: list[list[int]], source: str) -> Board:
 
 
 # ------------------------------------------------------------------ PLS
+def _row_tokens(line: str, n: int, source: str, number: int) -> list[re.Match[str]]:
+    """The values of a row; more than n is an error as soon as it is seen."""
+    tokens = []
+    for tok in re.finditer(r"\S+", line):
+        if len(tokens) == n:
+            raise InputError(f"row has more than {n} values", source, number, tok.start() + 1)
+        tokens.append(tok)
+    return tokens
+
+
 def parse_pls(text: str, source: str = "<string>") -> Board:
     """Read an lsencode ``.pls`` file.
 
     Raises:
         InputError: naming the line and column of the problem.
     """
-    lines = [(i, line) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
+    lines = ((i, line) for i, line in enumerate(text.splitlines(), 1) if line.strip())
+    first = next(lines, None)
+    if first is None:
         raise InputError("empty file: expected 'order N'", source, 1, 1)
-    number, head = lines[0]
-    m = re.fullmatch(r"\s*order\s+(\d+)\s*", head)
-    if not m or int(m.group(1)) < 1:
+    number, head = first
+    m = re.fullmatch(r"\s*order\s+([0-9]+)\s*", head)
+    if not m:
         raise InputError("expected 'order N' (N a positive integer) on the first line", source,
                          number, 1)
-    n = int(m.group(1))
-    body = lines[1:]
-    if len(body) != n:
-        where = body[n][0] if len(body) > n else (body[-1][0] if body else number)
-        raise InputError(f"expected {n} rows after 'order {n}', found {len(body)}", source, where, 1)
+    at = m.start(1) + 1
+    n = check_side(int_token(m.group(1), source, number, at), source, number, at, "the order")
     rows = []
-    for number, line in body:
-        tokens = list(re.finditer(r"\S+", line))
+    last = number
+    for number, line in lines:
+        if len(rows) == n:
+            raise InputError(f"expected {n} rows after 'order {n}', found more", source, number, 1)
+        last = number
+        tokens = _row_tokens(line, n, source, number)
         if len(tokens) != n:
             raise InputError(f"row has {len(tokens)} values, expected {n}", source, number,
                              tokens[0].start() + 1)
         row = []
         for tok in tokens:
             if not _INT.fullmatch(tok.group()):
-                raise InputError(f"{tok.group()!r} is not an integer", source, number, tok.start() + 1)
-            v = int(tok.group())
+                raise InputError(f"{excerpt(tok.group())} is not an integer", source, number,
+                                 tok.start() + 1)
+            v = int_token(tok.group(), source, number, tok.start() + 1)
             if not -1 <= v < n:
                 raise InputError(f"value {v} out of range -1..{n - 1}", source, number,
                                  tok.start() + 1)
             row.append(v + 1)
         rows.append(row)
+    if len(rows) != n:
+        raise InputError(f"expected {n} rows after 'order {n}', found {len(rows)}", source, last, 1)
     return _square(n, rows, source)
 
 
@@ -87,22 +104,23 @@ def format_pls(board: Board) -> str:
 
 
 # ------------------------------------------------------------------ DZN
-_DZN_TOKEN = re.compile(r"\s+|%[^\n]*|\[\||\|\]|[A-Za-z_][A-Za-z0-9_]*|-?\d+|\S")
+_DZN_TOKEN = re.compile(r"\s+|%[^\n]*|\[\||\|\]|[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|\S")
 
 
-def _dzn_tokens(text: str, source: str) -> list[tuple[str, int, int]]:
-    """(token, line, column) of every token, comments and blanks dropped."""
-    out = []
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    line = 0
+def _dzn_tokens(text: str) -> Iterator[tuple[str, int, int]]:
+    """(token, line, column) of every token, comments and blanks dropped (lazily)."""
+    line, line_start = 1, 0
     for m in _DZN_TOKEN.finditer(text):
-        while line + 1 < len(line_starts) and line_starts[line + 1] <= m.start():
-            line += 1
         tok = m.group()
-        if tok.isspace() or tok.startswith("%"):
+        if tok.isspace():
+            breaks = tok.count("\n")
+            if breaks:
+                line += breaks
+                line_start = m.start() + tok.rfind("\n") + 1
             continue
-        out.append((tok, line + 1, m.start() - line_starts[line] + 1))
-    return out
+        if tok.startswith("%"):
+            continue
+        yield tok, line, m.start() - line_start + 1
 
 
 def parse_dzn(text: str, source: str = "<string>") -> Board:
@@ -111,53 +129,71 @@ def parse_dzn(text: str, source: str = "<string>") -> Board:
     Raises:
         InputError: naming the line and column of the problem.
     """
-    tokens = _dzn_tokens(text, source)
-    pos = 0
+    tokens = _dzn_tokens(text)
+    ahead: list[tuple[str, int, int]] = []
+    last = ("", 1, 1)
+
+    def peek() -> tuple[str, int, int] | None:
+        if not ahead:
+            tok = next(tokens, None)
+            if tok is None:
+                return None
+            ahead.append(tok)
+        return ahead[0]
 
     def take(expected: str | None = None) -> tuple[str, int, int]:
-        nonlocal pos
-        if pos >= len(tokens):
-            last = tokens[-1] if tokens else ("", 1, 1)
+        nonlocal last
+        tok = peek()
+        if tok is None:
             raise InputError(f"unexpected end of file{f', expected {expected!r}' if expected else ''}",
                              source, last[1], last[2])
-        tok = tokens[pos]
         if expected is not None and tok[0] != expected:
-            raise InputError(f"expected {expected!r}, found {tok[0]!r}", source, tok[1], tok[2])
-        pos += 1
+            raise InputError(f"expected {expected!r}, found {excerpt(tok[0])}", source, tok[1],
+                             tok[2])
+        ahead.pop()
+        last = tok
         return tok
 
     size: tuple[int, int, int] | None = None
     start: list[list[tuple[int, int, int]]] | None = None
     start_at = (1, 1)
-    while pos < len(tokens):
+    while peek() is not None:
         name, line, col = take()
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise InputError(f"expected a name, found {name!r}", source, line, col)
+            raise InputError(f"expected a name, found {excerpt(name)}", source, line, col)
         take("=")
         if name == "N":
             value, vl, vc = take()
-            if not _INT.fullmatch(value) or int(value) < 1:
-                raise InputError(f"N must be a positive integer, got {value!r}", source, vl, vc)
-            size = (int(value), vl, vc)
+            if not _INT.fullmatch(value) or int_token(value, source, vl, vc) < 1:
+                raise InputError(f"N must be a positive integer, got {excerpt(value)}", source, vl,
+                                 vc)
+            size = (check_side(int(value), source, vl, vc, "N"), vl, vc)
         elif name == "start":
             start_at = take("[|")[1:]
             start = [[]]
+            most = size[0] if size else MAX_GRID  # values per row and rows, before allocating
             while True:
                 tok = take()
                 if tok[0] == "|]":
                     break
                 if tok[0] == "|":
+                    if len(start) > most:
+                        raise InputError(f"start has more than {most} rows", source, tok[1], tok[2])
                     start.append([])
                     continue
                 if not _INT.fullmatch(tok[0]):
-                    raise InputError(f"{tok[0]!r} is not an integer", source, tok[1], tok[2])
-                start[-1].append((int(tok[0]), tok[1], tok[2]))
-                if pos < len(tokens) and tokens[pos][0] == ",":
-                    pos += 1
+                    raise InputError(f"{excerpt(tok[0])} is not an integer", source, tok[1], tok[2])
+                if len(start[-1]) == most:
+                    raise InputError(f"row has more than {most} values", source, tok[1], tok[2])
+                start[-1].append((int_token(tok[0], source, tok[1], tok[2]), tok[1], tok[2]))
+                nxt = peek()
+                if nxt is not None and nxt[0] == ",":
+                    take()
             if start and not start[-1]:
                 start.pop()  # the '|' before '|]' closes the last row
         else:
-            raise InputError(f"unknown name {name!r} (a QWH file sets N and start)", source, line, col)
+            raise InputError(f"unknown name {excerpt(name)} (a QWH file sets N and start)", source,
+                             line, col)
         take(";")
     if size is None:
         raise InputError("missing 'N = ...;'", source, 1, 1)
@@ -187,11 +223,11 @@ def format_dzn(board: Board) -> str:
 
 
 def _sniff_pls(text: str) -> bool:
-    return re.match(r"\s*order\s+\d+\s*\n", text) is not None
+    return re.match(r"\s*order\s+[0-9]+\s*\n", text) is not None
 
 
 def _sniff_dzn(text: str) -> bool:
-    return re.search(r"^\s*N\s*=\s*\d+\s*;", text, re.M) is not None and "[|" in text
+    return re.search(r"^\s*N\s*=\s*[0-9]+\s*;", text, re.M) is not None and "[|" in text
 
 
 PLS = Format("pls", (".pls",), lambda text, source: [parse_pls(text, source)], format_pls, _sniff_pls)

@@ -38,7 +38,7 @@ from ..families import (
     relation_key,
 )
 from ..relations import RELATIONS, Relation
-from .limits import MAX_CELLS, MAX_GRID, excerpt
+from .limits import MAX_CELLS, MAX_GRID, bad_param, clip, excerpt
 
 __all__ = ["SchemaError", "kinds", "from_data", "to_data", "Path", "field", "grid_givens",
            "family_reader", "write_family", "relation_keys"]
@@ -308,15 +308,15 @@ def _read_board(doc: dict[str, Any]) -> Board:
                       inscription=frozenset(inscription),
                       shape=tuple(shape) if shape else None, kind="board")
     except BoardError as exc:
-        raise SchemaError(str(exc), _board_error_path(doc, exc, found)) from None
+        raise SchemaError(clip(str(exc)), _board_error_path(doc, exc, found)) from None
     rels = [Relation(kind, tuple(cells), tuple(params.items())) for kind, cells, params in found.items]
     try:
         check_relations(board, rels)
         return replace(board, relations=tuple(rels))
     except RelationError as exc:
-        raise SchemaError(str(exc), found.path_of(exc, doc)) from None
+        raise SchemaError(clip(str(exc)), found.path_of(exc, doc)) from None
     except BoardError as exc:
-        raise SchemaError(str(exc), _board_error_path(doc, exc, found)) from None
+        raise SchemaError(clip(str(exc)), _board_error_path(doc, exc, found)) from None
 
 
 def _write_board(board: Board) -> dict[str, Any]:
@@ -377,16 +377,19 @@ def family_reader(name: str) -> Callable[[dict[str, Any]], Board]:
         _check_keys(doc, allowed)
         size = _size(doc) if "size" in doc else None
         params = {}
+        bad = bad_param(fam, {key: doc[key] for key in fam.params if key in doc})
+        if bad:
+            raise SchemaError(f"{bad[0]}: {bad[1]}", (bad[0],))
         for key, spec in fam.params.items():
             if key in doc:
                 try:
                     params[key] = spec.parse(doc[key])
-                except (BoardError, ValueError) as exc:  # ValueError: int("①")
-                    raise SchemaError(str(exc), (key,)) from None
+                except (BoardError, ValueError) as exc:  # ValueError: int() refused a value
+                    raise SchemaError(clip(str(exc)), (key,)) from None
         try:
             base = fam.template(params, size)
         except (BoardError, ValueError) as exc:
-            raise SchemaError(str(exc), _param_path(fam, doc, str(exc))) from None
+            raise SchemaError(clip(str(exc)), _param_path(fam, doc, str(exc))) from None
         layout = fam.layout(base)
         givens = _family_givens(doc, layout, set(base.values))
         found = _read_relations(doc, grid=base.shape is not None)
@@ -400,10 +403,11 @@ def family_reader(name: str) -> Callable[[dict[str, Any]], Board]:
         try:
             return fam.build(givens, (), size, found.items, **params)
         except RelationError as exc:
-            raise SchemaError(str(exc), found.path_of(exc, doc)) from None
+            raise SchemaError(clip(str(exc)), found.path_of(exc, doc)) from None
         except BoardError as exc:
             cols = base.shape[1] if base.shape else None
-            raise SchemaError(str(exc), _board_error_path(doc, exc, found, cols, givens_at)) from None
+            raise SchemaError(clip(str(exc)), _board_error_path(doc, exc, found, cols, givens_at)
+                              ) from None
 
     return read
 

@@ -42,6 +42,7 @@ from ..board import Board
 from ..errors import BoardError, FutocpError, InputError, UsageError
 from ..families import _most_square, explicit_relations, get_family
 from .base import Format
+from .limits import MAX_INT_DIGITS, Collection, bad_param, clip, excerpt
 
 __all__ = ["SUDOKU", "SudokuLine", "parse_lines", "encode_label", "decode_label", "MAX_SIDE"]
 
@@ -61,9 +62,9 @@ def decode_label(ch: str) -> int | None:
     """The label of a character (None for empty, -1 for a character that is none)."""
     if ch in _EMPTY:
         return None
-    if ch.isdigit():
+    if "1" <= ch <= "9":
         return int(ch)
-    if "a" <= ch.lower() <= "z":
+    if "a" <= ch <= "z" or "A" <= ch <= "Z":  # ASCII only: 'K' (Kelvin) lowers to 'k'
         return ord(ch.lower()) - ord("a") + 10
     return -1
 
@@ -102,7 +103,7 @@ def _directive(line: str, source: str, number: int) -> tuple[str, dict[str, str]
     for item in line[2:].split():
         key, sep, value = item.partition("=")
         if not sep:
-            raise InputError(f"a directive item is key=value, got {item!r}", source, number,
+            raise InputError(f"a directive item is key=value, got {excerpt(item)}", source, number,
                              line.index(item) + 1)
         if key == "kind":
             kind = value
@@ -111,23 +112,34 @@ def _directive(line: str, source: str, number: int) -> tuple[str, dict[str, str]
     try:
         fam = get_family(kind)
     except FutocpError as exc:
-        raise InputError(str(exc), source, number, line.index(kind) + 1) from None
+        raise InputError(clip(str(exc)), source, number, line.index(kind) + 1) from None
     if not fam.is_grid or fam.spec.get("inscription"):
         raise InputError(f"family {fam.name} cannot be written as Sudoku lines", source, number)
+    bad = bad_param(fam, params)
+    if bad:
+        key, why = bad
+        raise InputError(f"{key}: {why}", source, number, line.index(f"{key}=") + 1)
     return fam.name, params
 
 
-def _board(kind: str, params: dict[str, str], n: int, cells: list[int | None], source: str,
-           number: int) -> Board:
+def _base(kind: str, params: dict[str, str], n: int, source: str, number: int) -> Board:
+    """The empty board of a line, with the relations of a complete rule."""
     try:
         fam = get_family(kind)
-        base = fam.build(None, (), n, (), **params)  # with the relations of a complete rule
+        base = fam.build(None, (), n, (), **params)
         if base.shape != (n, n):
             raise BoardError(f"a {kind} board is {base.shape[0]}x{base.shape[1]}, not {n}x{n}")
-        clues = [(c, v) for c, v in enumerate(cells) if v is not None]
+        return base
+    except (BoardError, ValueError) as exc:  # ValueError: a parameter int("①") refused
+        raise InputError(clip(str(exc)), source, number, 1) from None
+
+
+def _board(base: Board, cells: list[int | None], source: str, number: int) -> Board:
+    clues = [(c, v) for c, v in enumerate(cells) if v is not None]
+    try:
         return base.with_clues(clues) if clues else base
     except BoardError as exc:
-        raise InputError(str(exc), source, number, 1) from None
+        raise InputError(clip(str(exc)), source, number, 1) from None
 
 
 def parse_lines(text: str, source: str = "<string>") -> list[SudokuLine]:
@@ -138,12 +150,17 @@ def parse_lines(text: str, source: str = "<string>") -> list[SudokuLine]:
     """
     out: list[SudokuLine] = []
     kind, params, size = "sudoku", {}, 0
-    for number, raw in enumerate(text.splitlines(), 1):
+    base: Board | None = None
+    lines = text.splitlines()
+    seen = Collection(source)
+    seen.precount(i for i, raw in enumerate(lines, 1)
+                  if raw.strip() and not raw.lstrip().startswith("#"))
+    for number, raw in enumerate(lines, 1):
         line = raw.rstrip()
         stripped = line.lstrip()
         if stripped.startswith("#!"):
             kind, params = _directive(stripped, source, number)
-            size = 0
+            size, base = 0, None
             continue
         if not stripped or stripped.startswith("#"):
             continue
@@ -152,19 +169,26 @@ def parse_lines(text: str, source: str = "<string>") -> list[SudokuLine]:
         token = fields[0]
         n = math.isqrt(len(token))
         if size == 0:
-            if n * n != len(token) or n < 1 or n > MAX_SIDE:
-                raise InputError(f"the line has {len(token)} characters; a Sudoku line has n*n "
-                                 "(16, 36, 81...)", source, number, start + len(token) + 1)
+            if n * n != len(token) or n < 2 or n > MAX_SIDE:
+                chars = f"{len(token)} character" + ("s" if len(token) != 1 else "")
+                raise InputError(f"the line has {chars}; a Sudoku line has n*n "
+                                 f"(16, 36, 81... up to {MAX_SIDE * MAX_SIDE})", source, number,
+                                 start + len(token) + 1)
             size = n
         elif len(token) != size * size:
             col = start + min(len(token), size * size) + 1
             raise InputError(f"the line has {len(token)} characters, expected {size * size} "
                              f"(a {size}x{size} puzzle, like the first)", source, number, col)
         n = size
-        board = _board(kind, params, n, _cells(token, n, source, number, start), source, number)
+        if base is None:
+            base = _base(kind, params, n, source, number)
+        cells = _cells(token, n, source, number, start)
+        seen.add_clues(number, sum(v is not None for v in cells))
+        board = _board(base, cells, source, number)
         count = solution = None
         rest = [f for f in fields[1:] if f]
-        if rest and rest[0].isdigit() and len(rest[0]) < len(token):
+        if rest and rest[0].isascii() and rest[0].isdigit() \
+                and len(rest[0]) < min(len(token), MAX_INT_DIGITS + 1):
             count = int(rest.pop(0))
         if rest and len(rest[0]) == n * n:
             sol = _cells(rest[0], n, source, number, line.index(rest[0]))

@@ -51,16 +51,18 @@ from ..board import Board
 from ..errors import InputError, UsageError
 from .base import Format
 from .latin_grid import build_square, neighbours, square_size
+from .limits import MAX_INT_DIGITS, Collection, check_side, excerpt, int_token
 
 __all__ = ["TATHAM", "parse_game_id", "format_game_id", "solve_string", "DIFFICULTIES"]
 
 DIFFICULTIES = {"t": "trivial", "e": "easy", "k": "tricky", "x": "extreme", "r": "recursive"}
-_PARAMS = re.compile(r"(\d+)(a?)(?:d(.?))?")
-_SNIFF = re.compile(r"\s*\d+a?(?:d[a-z])?[:#]")
+_PARAMS = re.compile(r"([0-9]+)(a?)(?:d(.?))?")
+_SNIFF = re.compile(r"\s*[0-9]+a?(?:d[a-z])?[:#]")
 # flag -> (row step, column step) towards the neighbour it points at
 _FLAGS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
 _OPPOSITE = {"U": "D", "D": "U", "R": "L", "L": "R"}
 _KINDS = ("futoshiki", "latin-square", "futoshiki-adjacent")
+_DIGITS = frozenset("0123456789")
 
 
 def parse_game_id(game_id: str, source: str = "<string>", line: int = 1, offset: int = 0) -> Board:
@@ -84,17 +86,16 @@ def parse_game_id(game_id: str, source: str = "<string>", line: int = 1, offset:
         raise fail("not a Tatham game id: expected '<n>:<description>'", 0)
     params = _PARAMS.fullmatch(game_id[:sep])
     if not params:
-        raise fail(f"bad parameters {game_id[:sep]!r}: expected <n>[a][d<difficulty>]", 0)
+        raise fail(f"bad parameters {excerpt(game_id[:sep])}: expected <n>[a][d<difficulty>]", 0)
     if game_id[sep] == "#":
         raise fail("cannot expand a random-seed id; give the description", sep)
-    n = int(params.group(1))
+    n = int_token(params.group(1), source, line, offset + 1)
     adjacent = bool(params.group(2))
     diff = params.group(3)
     if diff is not None and diff not in DIFFICULTIES:
         raise fail(f"unknown difficulty {diff!r} (Tatham's are {', '.join(DIFFICULTIES)})",
                    params.start(3) - 1)
-    if n < 1:
-        raise fail("the order must be at least 1", 0)
+    check_side(n, source, line, offset + 1, "the order")  # before n * n cells are allocated
     values, flags = _cells(game_id, sep + 1, n, fail)
     givens = [values[r * n:(r + 1) * n] for r in range(n)]
     extra = {} if diff is None else {"grade": diff}
@@ -111,7 +112,9 @@ def parse_game_id(game_id: str, source: str = "<string>", line: int = 1, offset:
                 rs, cs = divmod(smaller, n)
                 raise fail(f"cells ({r},{c}) and ({rs},{cs}) each claim to be greater", at)
             less[(smaller, cell)] = at
-    return build_square("futoshiki", n, givens, less, source, line, offset + 1, params=extra)
+    where = {frozenset(pair): (line, offset + at + 1) for pair, at in less.items()}
+    return build_square("futoshiki", n, givens, less, source, line, offset + 1, params=extra,
+                        where=where)
 
 
 def _neighbour(cell: int, flag: str, n: int, fail: Any, at: int) -> int:
@@ -151,12 +154,14 @@ def _cells(text: str, p: int, n: int, fail: Any) -> tuple[list[int], dict[int, l
             p += 1
         if i >= n * n:
             raise fail(f"too many cells: a {n}x{n} grid has {n * n}", p)
-        if p >= end or not text[p].isdigit():
+        if p >= end or text[p] not in _DIGITS:
             found = repr(text[p]) if p < end else "the end"
             raise fail(f"expected a number for cell {i}, found {found}", p)
         start = p
-        while p < end and text[p].isdigit():
+        while p < end and text[p] in _DIGITS:
             p += 1
+        if p - start > MAX_INT_DIGITS:
+            raise fail(f"an integer of {p - start} digits (at most {MAX_INT_DIGITS})", start)
         number = int(text[start:p])
         if number > n:
             raise fail(f"number {number} out of range 0..{n}", start)
@@ -271,11 +276,18 @@ def solve_string(board: Board, values: Sequence[Any]) -> str:
 
 def _loads(text: str, source: str) -> list[Board]:
     boards = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    seen = Collection(source)
+    lines = text.splitlines()
+    seen.precount(i for i, raw in enumerate(lines, 1)
+                  if raw.strip() and not raw.lstrip().startswith("#"))
+    for number, raw in enumerate(lines, 1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        boards.append(parse_game_id(stripped, source, number, raw.index(stripped[0])))
+        seen.instance(number)
+        board = parse_game_id(stripped, source, number, raw.index(stripped[0]))
+        seen.add_clues(number, len(board.clues))
+        boards.append(board)
     return boards
 
 

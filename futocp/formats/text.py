@@ -50,14 +50,16 @@ from ..families import explicit_relations, get_family
 from .base import Format
 from .family_text import format_family_text, is_family_header, parse_family_text
 from .latin_grid import SQUARE_KINDS, build_square, neighbours, square_size
+from .limits import MAX_GRID, check_side, excerpt, int_token, is_ascii_digits
 
 __all__ = ["TEXT", "parse_text", "format_text"]
 
 _HEADER = re.compile(r"\s*(futoshiki-adjacent|futoshiki|latin-square)"
                      r"(?:\s+([^\s=]+))?((?:\s+[\w-]+=\S*)*)\s*$")
-_TOKEN = re.compile(r"\d+|\.|[<>|]|\S")
+_TOKEN = re.compile(r"[0-9]+|\.|[<>|]|\S")
 _RELATION_ROW = re.compile(r"[\s^v-]*[\^v-][\s^v-]*")
 _TAB = 8
+_DIGITS = frozenset("0123456789")
 _SHOWN = {"less", "consecutive"}  # the relations text art draws
 
 
@@ -99,18 +101,22 @@ def _cell_row(number: int, line: str, source: str) -> _Row:
     previous = "start"
     for m in _TOKEN.finditer(line):
         tok, col = m.group(), m.start()
+        if len(row.cells) > MAX_GRID:
+            raise InputError(f"more than {MAX_GRID} cells on a row, the most futocp holds", source,
+                             number, col + 1)
         if tok in ("<", ">", "|"):
             if previous != "cell":
                 raise InputError(f"'{tok}' must stand between two cells", source, number, col + 1)
             row.relations.append((len(row.cells), tok, col))
             previous = "relation"
-        elif tok == "." or tok.isdigit():
-            value = None if tok == "." else int(tok)
+        elif tok == "." or tok[0] in _DIGITS:  # _TOKEN reads a number as one token
+            value = None if tok == "." else int(tok) if len(tok) < 10 else \
+                int_token(tok, source, number, col + 1)
             row.cells.append(_Cell(value, col, m.end() - 1, tok))
             previous = "cell"
         else:
             what = "'^', 'v' and '-' go on a row of their own" if tok in ("^", "v", "-") else \
-                f"unexpected {tok!r}: a cell row holds labels, '.', '<', '>' and '|'"
+                f"unexpected {tok!r}: a cell row holds labels (digits 0-9), '.', '<', '>' and '|'"
             raise InputError(what, source, number, col + 1)
     if previous == "relation":
         _, tok, col = row.relations[-1]
@@ -139,10 +145,12 @@ def parse_text(text: str, source: str = "<string>") -> Board:
                 raise InputError("the header line must come first", source, number, 1)
             kind, header_line = head.group(1), number
             if head.group(2) is not None:
-                if not head.group(2).isdigit() or int(head.group(2)) < 1:
-                    raise InputError(f"size {head.group(2)!r} is not a positive integer", source,
-                                     number, line.index(head.group(2), len(kind)) + 1)
-                size = int(head.group(2))
+                at = line.index(head.group(2), len(kind)) + 1
+                if not is_ascii_digits(head.group(2)) or int_token(head.group(2), source, number,
+                                                                   at) < 1:
+                    raise InputError(f"size {excerpt(head.group(2))} is not a positive integer",
+                                     source, number, at)
+                size = check_side(int(head.group(2)), source, number, at)
             params = dict(w.split("=", 1) for w in head.group(3).split())
         elif _RELATION_ROW.fullmatch(line):
             if not rows or (marks and marks[-1].above == len(rows) - 1):
@@ -152,6 +160,10 @@ def parse_text(text: str, source: str = "<string>") -> Board:
             found = [(m.group(), m.start()) for m in re.finditer(r"[\^v-]", line)]
             marks.append(_Marks(number, found, len(rows) - 1))
         else:
+            if len(rows) == (size or MAX_GRID):
+                raise InputError(f"one row too many: a {size}x{size} grid has {size} rows" if size
+                                 else f"more than {MAX_GRID} rows, the most futocp holds",
+                                 source, number, 1)
             rows.append(_cell_row(number, line, source))
     if not rows:
         raise InputError("no grid: the text holds no cell row", source, header_line)
@@ -161,15 +173,15 @@ def parse_text(text: str, source: str = "<string>") -> Board:
     n = size if size is not None else len(rows[0].cells)
     _check_shape(rows, n, source)
     givens = [[c.value or 0 for c in row.cells] for row in rows]
-    horizontal = _horizontal(rows, n)
-    vertical = _vertical(rows, marks, n, source)
-    less = [pair for sym, pair in horizontal + vertical if sym != "|"]
-    consecutive = [("consecutive", tuple(sorted(pair))) for sym, pair in horizontal + vertical
-                   if sym == "|"]
+    found = _horizontal(rows, n) + _vertical(rows, marks, n, source)
+    less = [pair for sym, pair, _ in found if sym != "|"]
+    consecutive = [("consecutive", tuple(sorted(pair))) for sym, pair, _ in found if sym == "|"]
+    where = {frozenset(pair): at for _, pair, at in found}
     if kind is None:  # Tatham's rendering of an adjacent puzzle has bars only
         kind = "futoshiki-adjacent" if consecutive and not less else "futoshiki"
     _check_params(kind, params, source, header_line)
-    return build_square(kind, n, givens, less, source, relations=consecutive, params=params)
+    return build_square(kind, n, givens, less, source, relations=consecutive, params=params,
+                        where=where)
 
 
 def _check_params(kind: str, params: dict[str, str], source: str, line: int | None) -> None:
@@ -177,8 +189,8 @@ def _check_params(kind: str, params: dict[str, str], source: str, line: int | No
     for key in params:
         if key not in known:
             allowed = ", ".join(sorted(known)) or "none"
-            raise InputError(f"{kind} has no parameter {key!r} (its header parameters: {allowed})",
-                             source, line, 1)
+            raise InputError(f"{kind} has no parameter {excerpt(key)} (its header parameters: "
+                             f"{allowed})", source, line, 1)
 
 
 def _check_shape(rows: list[_Row], n: int, source: str) -> None:
@@ -196,21 +208,24 @@ def _check_shape(rows: list[_Row], n: int, source: str) -> None:
         raise InputError(f"the grid has {len(rows)} rows, expected {n}", source, rows[-1].line, 1)
 
 
-def _horizontal(rows: list[_Row], n: int) -> list[tuple[str, tuple[int, int]]]:
-    """``(symbol, pair)`` of the row marks: ``<``/``>`` as (smaller, larger), ``|`` as (left, right)."""
+_Found = list[tuple[str, tuple[int, int], tuple[int, int]]]
+
+
+def _horizontal(rows: list[_Row], n: int) -> _Found:
+    """``(symbol, pair, (line, column))`` of the row marks: ``<``/``>`` as (smaller, larger),
+    ``|`` as (left, right)."""
     out = []
     for r, row in enumerate(rows):
-        for right, sym, _ in row.relations:
+        for right, sym, col in row.relations:
             left_cell, right_cell = r * n + right - 1, r * n + right
             pair = (right_cell, left_cell) if sym == ">" else (left_cell, right_cell)
-            out.append(("|" if sym == "|" else "<", pair))
+            out.append(("|" if sym == "|" else "<", pair, (row.line, col + 1)))
     return out
 
 
-def _vertical(rows: list[_Row], marks: list[_Marks], n: int, source: str
-              ) -> list[tuple[str, tuple[int, int]]]:
-    """``(symbol, pair)`` of the relation rows: ``^``/``v`` as (smaller, larger), ``-`` as
-    (top, bottom) with symbol ``|``."""
+def _vertical(rows: list[_Row], marks: list[_Marks], n: int, source: str) -> _Found:
+    """``(symbol, pair, (line, column))`` of the relation rows: ``^``/``v`` as (smaller,
+    larger), ``-`` as (top, bottom) with symbol ``|``."""
     width = max(len(c.token) for row in rows for c in row.cells)
     out = []
     for m in marks:
@@ -233,9 +248,9 @@ def _vertical(rows: list[_Row], marks: list[_Marks], n: int, source: str
             seen[j] = col
             top, bottom = r * n + j, (r + 1) * n + j
             if sym == "-":
-                out.append(("|", (top, bottom)))
+                out.append(("|", (top, bottom), (m.line, col + 1)))
             else:
-                out.append(("<", (top, bottom) if sym == "^" else (bottom, top)))
+                out.append(("<", (top, bottom) if sym == "^" else (bottom, top), (m.line, col + 1)))
     return out
 
 
@@ -304,9 +319,9 @@ def _sniff(text: str) -> bool:
     if _HEADER.match(content[0][1]) or is_family_header(content[0][1]):
         return True
     cell_rows = [line for _, line in content if not _RELATION_ROW.fullmatch(line)]
-    if not all(re.fullmatch(r"[\d.<>|\s]+", line) for line in cell_rows):
+    if not all(re.fullmatch(r"[0-9.<>|\s]+", line) for line in cell_rows):
         return False
-    counts = {len(re.findall(r"\d+|\.", line)) for line in cell_rows}
+    counts = {len(re.findall(r"[0-9]+|\.", line)) for line in cell_rows}
     return counts == {len(cell_rows)}
 
 
