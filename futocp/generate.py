@@ -466,9 +466,11 @@ cells, 3 most often; a cage that cannot grow stays smaller, see :func:`random_ca
 
 CHECK_BACKENDS: tuple[str, ...] = ("sat", "cpsat")
 """The backends :func:`relation_puzzle` checks uniqueness with when none is named,
-the first available that holds the board (the SAT encoding was the fastest at
-finding a second solution of cage-only Killer boards and adjacent Futoshiki;
-see docs/performance.md, "Relations"); else :func:`futocp.puzzles.counting_backend`."""
+the first available that holds the board (on cage-only 9x9 Killer boards, the
+generator's first question, sat found a second solution 2.8x faster than cpsat
+at the median and had the shortest tail; ``benchmarks/relations.py --sets
+second``, docs/performance.md, "Relations"); else
+:func:`futocp.puzzles.counting_backend`."""
 
 CAGE_DRAWS = 10
 """Cage draws :func:`relation_puzzle` tries on one hidden solution for cages that
