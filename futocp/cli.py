@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import functools
 import json
 import os
 import random
@@ -30,6 +31,7 @@ from typing import Any
 from . import __version__, formats
 from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
+from .backends.base import run_limits
 from .board import Board
 from .childproc import signals_as_interrupt
 from .crosscheck import COUNTERS, backend_summary, choose_backends, crosscheck, disagreements
@@ -354,6 +356,21 @@ def _print_solved(args: argparse.Namespace, name: str, board: Board, result: Res
     print(_status_line(result))
 
 
+def _with_run_limits(command: Callable[[argparse.Namespace], int]
+                     ) -> Callable[[argparse.Namespace], int]:
+    """Run a command within ``--memory-limit``; the backends whose solver is C code
+    run in a child process (one, reused), so that a crash of it costs that run
+    only (exit 70, or an ``error`` row), never this process."""
+
+    @functools.wraps(command)
+    def wrapper(args: argparse.Namespace) -> int:
+        with run_limits(memory_limit=args.memory_limit, isolate=True, reuse=True):
+            return command(args)
+
+    return wrapper
+
+
+@_with_run_limits
 def cmd_solve(args: argparse.Namespace) -> int:
     """``futocp solve``: every puzzle of the input, each verified."""
     instances = _inputs(args)
@@ -536,6 +553,7 @@ class _Progress:
             print("\r", end="", file=sys.stderr, flush=True)
 
 
+@_with_run_limits
 def cmd_crosscheck(args: argparse.Namespace) -> int:
     """``futocp crosscheck``: one table (streamed row by row) for one instance; one
     summary per backend for a collection. Exit 1 on a disagreement, a failed
@@ -1306,6 +1324,9 @@ def _add_search(p: argparse.ArgumentParser, default_limit: int, per: str) -> Non
     g.add_argument("--all", action="store_true", help="enumerate every solution")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds for each backend run (default: none, run to the end)")
+    p.add_argument("--memory-limit", type=float, metavar="MB",
+                   help="MB for each backend run, which then runs in a child process; past "
+                        "it the run is stopped: unknown, exit 1 (default: none)")
     p.add_argument("--seed", type=int, help="random seed of the backends that use one "
                    "(refused by the others; default: none, the backend's own)")
     p.add_argument("--filtering", choices=FILTERINGS, default="lists",

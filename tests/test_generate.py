@@ -291,9 +291,13 @@ def test_relation_families_generate_unique_critical_puzzles(name, size, params):
 
 
 def test_killer_without_givens_when_the_cages_suffice():
-    boards = [generate("killer-sudoku", size=9, seed=s) for s in (0, 3)]
-    assert [len(b.clues) for b in boards] == [0, 0]
-    for b in boards:
+    # about one random cage draw in ten fixes the solution alone, and the generator
+    # tries ten draws: most seeds give a Killer without givens (which seeds depends
+    # on the hidden solutions, drawn by listcolor's seeded search)
+    boards = [generate("killer-sudoku", size=9, seed=s) for s in range(10)]
+    bare = [b for b in boards if not b.clues]
+    assert len(bare) >= 2
+    for b in bare[:2]:
         only_solution(b)
 
 

@@ -47,6 +47,17 @@ is shorter). The specialised ones:
 Options ``workers`` (default 1, for reproducible timing) and ``seed``.
 Enumeration beyond one solution uses a solution callback that stops at the limit.
 
+Limits. CP-SAT does not look at its clock while it loads a model (on an
+empty Latin square of order 150, 10 s of time limit became 36 s and 3.7 GB):
+under a time limit, a model whose load could take longer than the limit
+(:data:`LOAD_S_PER_LITERAL` per cell value) is built and solved in a child
+process killed at the deadline (:mod:`futocp.backends.subproc`), as is every
+solve with a memory limit or ``isolate`` (:func:`~futocp.backends.base.run_limits`);
+building the model checks the deadline too (``unknown``, "time limit of 10 s
+reached while building the model"). A model whose load clearly needs more
+memory than this machine has (:data:`BYTES_PER_LITERAL`) is refused before
+anything is built.
+
 Example:
     >>> from futocp.families import latin_square
     >>> from futocp.model import build_model
@@ -58,7 +69,7 @@ Example:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,10 +78,22 @@ from ..model import Model
 from ..propagate import bits
 from ..relations import Relation
 from ..result import Result, Status
-from .base import Backend, Option
+from .base import KILL_GRACE_S, Backend, Deadline, DeadlinePassed, Option, active_limits
 
 __all__ = ["CpsatBackend", "CpsatFormulation", "INTEGER_ENCODINGS", "BOOLEAN_ENCODINGS",
-           "CAGE_ENCODINGS", "AUTO_CAGE", "label_offset"]
+           "CAGE_ENCODINGS", "AUTO_CAGE", "label_offset", "LOAD_S_PER_LITERAL",
+           "BYTES_PER_LITERAL"]
+
+LOAD_S_PER_LITERAL = 3e-5
+"""Seconds per cell value (``n_cells x n_values``) CP-SAT may spend loading a model
+before it looks at its time limit: measured about 1e-5 s on empty Latin squares
+of order 20 to 150 (0.6 s at order 40, 36 s at 150), three times that for a
+loaded machine. Under a time limit shorter than this estimate the solve runs in
+a child process killed at the deadline."""
+
+BYTES_PER_LITERAL = 1200
+"""Bytes per cell value CP-SAT holds while it loads a model (measured: 1.1 KB on
+empty Latin squares of order 60 to 150, 3.7 GB at order 150)."""
 
 CAGE_ENCODINGS = ("auto", "sum", "combinations", "both")
 """Values of the ``cage`` option (see the module docstring)."""
@@ -237,6 +260,8 @@ class CpsatBackend(Backend):
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
                               "strings", "binary", "alldifferent", "cage"})
     extra = "cpsat"
+    own_child = True
+    c_extension = True
     requires = ("ortools.sat.python.cp_model",)
     package = "ortools"
     counters = ("conflicts", "branches")
@@ -250,38 +275,54 @@ class CpsatBackend(Backend):
         Option("log", bool, False, None, "print the CP-SAT search log"),
     )
 
-    def compile(self, model: Model, **options: Any) -> CpsatFormulation:
-        opts = self.parse_options(options)
+    def compile(self, model: Model, *, deadline: Deadline | None = None,
+                **options: Any) -> CpsatFormulation:
+        """The CP-SAT model of ``model``; ``deadline`` is checked while it is built
+        (:class:`~futocp.backends.base.DeadlinePassed` once it has passed)."""
+        return self._compile(model, self.parse_options(options), deadline)
+
+    def _compile(self, model: Model, opts: dict[str, Any],
+                 deadline: Deadline | None = None) -> CpsatFormulation:
+        """The formulation; raises :class:`~futocp.backends.base.DeadlinePassed`
+        when ``deadline`` passes while it is built."""
         from ortools.sat.python import cp_model
 
+        opts = dict(opts)
+        tick = (deadline or Deadline(None)).tick
         m = cp_model.CpModel()
         if opts["cage"] == "auto":
             opts["cage"] = AUTO_CAGE[opts["formulation"]]
         if opts["formulation"] == "boolean":
-            return self._compile_boolean(m, model, opts)
+            return self._compile_boolean(m, model, opts, tick)
         Domain = cp_model.Domain
         xs: list[Any] = []
         for c in range(model.n_cells):
+            tick(_BUILDING)
             vals = model.domain(c)
             if len(vals) == len(model.values):
                 xs.append(m.new_int_var(0, len(vals) - 1, f"x{c}"))
             else:
                 xs.append(m.new_int_var_from_domain(Domain.from_values(vals), f"x{c}"))
         for con in model.permutations:
+            tick(_BUILDING, len(con.cells))
             m.add_all_different([xs[c] for c in con.cells])
         for group in model.all_different:
+            tick(_BUILDING, len(group.cells))
             m.add_all_different([xs[c] for c in group.cells])
         if model.counts:
             lits: dict[tuple[int, int], Any] = {}
             for c in {c for con in model.counts for c in con.cells}:
+                tick(_BUILDING, len(model.values))
                 bools = [m.new_bool_var(f"b{c}_{v}") for v in range(len(model.values))]
                 m.add_map_domain(xs[c], bools)
                 for v, b in enumerate(bools):
                     lits[c, v] = b
             for con in model.counts:
                 for v, k in enumerate(con.counts):
+                    tick(_BUILDING, len(con.cells))
                     m.add(sum(lits[c, v] for c in con.cells) == k)
         for rel in model.relations:
+            tick(_BUILDING)
             encoder = INTEGER_ENCODINGS.get(rel.kind)
             if encoder is None or not encoder(m, model, xs, rel, opts):
                 self._check_binary(rel)
@@ -294,14 +335,17 @@ class CpsatBackend(Backend):
             raise UnsupportedError(f"cpsat has no encoding of the n-ary kind {rel.kind!r}")
 
     @classmethod
-    def _compile_boolean(cls, m: Any, model: Model, opts: Mapping[str, Any]) -> CpsatFormulation:
+    def _compile_boolean(cls, m: Any, model: Model, opts: Mapping[str, Any],
+                         tick: Callable[..., None]) -> CpsatFormulation:
         cells: list[list[tuple[int, Any]]] = []
         for c in range(model.n_cells):
+            tick(_BUILDING, model.domains[c].bit_count())
             cells.append([(v, m.new_bool_var(f"b{c}_{v}")) for v in model.domain(c)])
             m.add_exactly_one(b for _, b in cells[c])
         lit = [dict(pairs) for pairs in cells]
         for group_cells, counts in model.groups:
             for v in range(len(model.values)):
+                tick(_BUILDING, len(group_cells))
                 bs = [lit[c][v] for c in group_cells if v in lit[c]]
                 need = 1 if counts is None else counts[v]
                 if need == 1:
@@ -310,10 +354,12 @@ class CpsatBackend(Backend):
                     m.add(sum(bs) == need)
         for group in model.all_different:
             for v in range(len(model.values)):
+                tick(_BUILDING, len(group.cells))
                 bs = [lit[c][v] for c in group.cells if v in lit[c]]
                 if len(bs) > 1:
                     m.add_at_most_one(bs)
         for rel in model.relations:
+            tick(_BUILDING, 4)
             encoder = BOOLEAN_ENCODINGS.get(rel.kind)
             if encoder is None or not encoder(m, model, lit, rel, opts):
                 cls._check_binary(rel)
@@ -343,68 +389,134 @@ class CpsatBackend(Backend):
         for w in db:
             m.add_bool_or([la[v] for v in bits(bwd[w] & mask_a)]).only_enforce_if(lb[w])
 
+    def estimate_mb(self, model: Model, options: dict[str, Any]) -> float | None:
+        """What CP-SAT holds while it loads the model (:data:`BYTES_PER_LITERAL`)."""
+        return model.n_cells * model.n_values * BYTES_PER_LITERAL / 2 ** 20
+
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
-        from ortools.sat.python import cp_model
+        from .subproc import run_child
 
-        t0 = time.perf_counter()
-        form = self.compile(model, **options)
-        encode_s = time.perf_counter() - t0
-        solver = cp_model.CpSolver()
-        params = solver.parameters
-        params.num_workers = options["workers"]
-        params.log_search_progress = options["log"]
-        if seed is not None:
-            params.random_seed = seed
-        if time_limit is not None:
-            params.max_time_in_seconds = time_limit
+        limits = active_limits()
+        child = limits.child or (time_limit is not None and model.n_cells * model.n_values
+                                 * LOAD_S_PER_LITERAL > time_limit)
+        args = (self, model, limit, time_limit, seed, options)
+        if not child:
+            messages: list[Any] = []
+            _cpsat_run(messages.append, *args)
+            return _assemble(model, messages, limit, time_limit)
+        wait = None if time_limit is None else time_limit + KILL_GRACE_S
+        out = run_child(_cpsat_run, args, deadline=wait, memory_limit=limits.memory_limit,
+                        name="futocp-cpsat", reuse=limits.reuse)
+        if out.exception is not None or out.error is not None:
+            out.raise_for_error("backend 'cpsat'")
+        result = _assemble(model, out.messages, limit, time_limit)
+        result.stats["process"] = "child"
+        if out.memory:
+            result.stats["reason"] = out.memory_reason(limits.memory_limit)  # type: ignore[arg-type]
+        return result
 
-        if form.formulation == "integer":
-            def read(values_of: Any) -> tuple[int, ...]:
-                return tuple(values_of(x) for x in form.cell_vars)
-        else:
-            def read(values_of: Any) -> tuple[int, ...]:
-                return tuple(next(v for v, b in pairs if values_of(b)) for pairs in form.cell_vars)
 
-        solutions: list[tuple[Any, ...]] = []
-        t1 = time.perf_counter()
-        if limit == 1:
-            code = solver.solve(form.model)
-            if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                solutions.append(model.labels_of(read(solver.value)))
+_BUILDING = "building the model"
+
+
+def _cpsat_run(emit: Callable[[Any], None], backend: CpsatBackend, model: Model,
+               limit: int | None, time_limit: float | None, seed: int | None,
+               options: dict[str, Any]) -> None:
+    """Build and solve, reporting through ``emit`` (in this process, or in a child
+    killed at the deadline): ``("phase", what)``, ``("stats", dict)``,
+    ``("solution", value indices)`` as they are found, and ``("done", status name,
+    stopped at the limit)`` unless the deadline stopped it first."""
+    from ortools.sat.python import cp_model
+
+    deadline = Deadline(time_limit)
+    emit(("phase", _BUILDING))
+    t0 = time.perf_counter()
+    try:
+        form = backend.compile(model, deadline=deadline, **options)
+    except DeadlinePassed:
+        return
+    emit(("stats", {"encode_s": time.perf_counter() - t0}))
+    remaining = deadline.remaining()
+    if remaining is not None and remaining <= 0:
+        return
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = options["workers"]
+    params.log_search_progress = options["log"]
+    if seed is not None:
+        params.random_seed = seed
+    if remaining is not None:
+        params.max_time_in_seconds = remaining
+
+    if form.formulation == "integer":
+        def read(values_of: Any) -> tuple[int, ...]:
+            return tuple(values_of(x) for x in form.cell_vars)
+    else:
+        def read(values_of: Any) -> tuple[int, ...]:
+            return tuple(next(v for v, b in pairs if values_of(b)) for pairs in form.cell_vars)
+
+    emit(("phase", "solving"))
+    t1 = time.perf_counter()
+    if limit == 1:
+        code = solver.solve(form.model)
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            emit(("solution", read(solver.value)))
+        stopped = False
+    else:
+        params.enumerate_all_solutions = True
+        params.num_workers = 1  # enumeration is single-threaded in CP-SAT
+
+        class Collector(cp_model.CpSolverSolutionCallback):
             stopped = False
-        else:
-            params.enumerate_all_solutions = True
-            params.num_workers = 1  # enumeration is single-threaded in CP-SAT
+            found = 0
 
-            class Collector(cp_model.CpSolverSolutionCallback):
-                stopped = False
+            def on_solution_callback(self) -> None:
+                emit(("solution", read(self.value)))
+                self.found += 1
+                if limit is not None and self.found >= limit:
+                    self.stopped = True
+                    self.stop_search()
 
-                def on_solution_callback(self) -> None:
-                    solutions.append(model.labels_of(read(self.value)))
-                    if limit is not None and len(solutions) >= limit:
-                        self.stopped = True
-                        self.stop_search()
+        collector = Collector()
+        code = solver.solve(form.model, collector)
+        stopped = collector.stopped
+    emit(("stats", {
+        "solve_s": time.perf_counter() - t1,
+        "cpsat_status": solver.status_name(code),
+        "conflicts": solver.num_conflicts,
+        "branches": solver.num_branches,
+        "cpsat_wall_s": solver.wall_time,
+    }))
+    emit(("done", solver.status_name(code), stopped))
 
-            collector = Collector()
-            code = solver.solve(form.model, collector)
-            stopped = collector.stopped
-        solve_s = time.perf_counter() - t1
 
-        if solutions:
-            status = Status.SAT
-        elif code == cp_model.INFEASIBLE:
-            status = Status.UNSAT
-        else:
-            status = Status.UNKNOWN
-        exhausted = status is Status.UNSAT or (
-            limit != 1 and code == cp_model.OPTIMAL and not stopped)
-        stats = {
-            "encode_s": encode_s,
-            "solve_s": solve_s,
-            "cpsat_status": solver.status_name(code),
-            "conflicts": solver.num_conflicts,
-            "branches": solver.num_branches,
-            "cpsat_wall_s": solver.wall_time,
-        }
-        return Result(status, solutions, stats, exhausted=exhausted)
+def _assemble(model: Model, messages: Sequence[Any], limit: int | None,
+              time_limit: float | None) -> Result:
+    """The Result from what :func:`_cpsat_run` reported (all of it, or what it sent
+    before the deadline stopped it)."""
+    stats: dict[str, Any] = {}
+    solutions: list[tuple[Any, ...]] = []
+    phase, code, stopped = _BUILDING, None, False
+    for msg in messages:
+        kind = msg[0]
+        if kind == "phase":
+            phase = msg[1]
+        elif kind == "stats":
+            stats.update(msg[1])
+        elif kind == "solution":
+            solutions.append(model.labels_of(msg[1]))
+        elif kind == "done":
+            code, stopped = msg[1], msg[2]
+    stats.setdefault("solve_s", 0.0)
+    if solutions:
+        status = Status.SAT
+    elif code == "INFEASIBLE":
+        status = Status.UNSAT
+    else:
+        status = Status.UNKNOWN
+    cut = code in (None, "UNKNOWN") or (limit != 1 and code == "FEASIBLE")
+    if cut and time_limit is not None and not stopped:
+        stats["reason"] = f"time limit of {time_limit:g} s reached while {phase}"
+    exhausted = status is Status.UNSAT or (limit != 1 and code == "OPTIMAL" and not stopped)
+    return Result(status, solutions, stats, exhausted=exhausted)

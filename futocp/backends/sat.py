@@ -66,15 +66,28 @@ as constants (on QWH this gives exactly lsencode's "3-D" encoding).
 The SAT solver is option ``solver``: any python-sat solver installed here, or
 ``auto`` (default), which picks by :data:`AUTO_SOLVERS`: ``kissat404`` for one
 solution (the shortest tail on QWH), ``cadical195`` to enumerate (Kissat is
-not incremental), ``glucose42`` under a time limit (python-sat cannot
-interrupt CaDiCaL, Lingeling or Kissat; naming one of them together with a
-time limit is refused). Enumeration adds a blocking clause on the cell
-variables to the same incremental solver after each solution (a
-non-incremental solver is rebuilt with the blocking clauses). A time limit
-interrupts the solver (``solve_limited(expect_interrupt=True)`` and a timer
-calling ``interrupt()``). The defaults of ``card``, ``less`` and ``solver``
-were chosen by measurement (``benchmarks/sat_encodings.py``,
-``benchmarks/sat_peers.py``, ``docs/performance.md``).
+not incremental), and under a time limit the same on formulas of
+:data:`AUTO_CHILD_LITERALS` direct literals or more, ``glucose42`` below
+(where starting a process costs more than the search). Enumeration adds a
+blocking clause on the cell variables to the same incremental solver after
+each solution (a non-incremental solver is rebuilt with the blocking clauses).
+The defaults of ``card``, ``less`` and ``solver`` were chosen by measurement
+(``benchmarks/sat_encodings.py``, ``benchmarks/sat_peers.py``,
+``docs/performance.md``).
+
+Limits. The time limit covers encoding (checked every few hundred clauses:
+``unknown``, "time limit of 10 s reached while encoding") and search. A solver
+python-sat can interrupt is stopped by a timer calling ``interrupt()``
+(``solve_limited(expect_interrupt=True)``); CaDiCaL, Kissat and Lingeling
+cannot be (:func:`can_interrupt`), so under a time limit they run in a child
+process (:mod:`futocp.backends.subproc`) that streams each solution back and
+is killed at the deadline. So does a CNF whose load into the solver, which
+nothing interrupts, could outlast the limit (:data:`LOAD_S_PER_LITERAL`), and
+every solve with a memory limit or ``isolate``. An encoding that clearly
+cannot fit in memory (:func:`estimate_cnf`, :data:`BYTES_PER_CLAUSE`) is
+refused before it is built. No solver is handed an empty formula (unit
+propagation decided every cell; maplesat segfaults on it): the answer is read
+from the fixed cells.
 
 Example:
     >>> from futocp.families import latin_square
@@ -99,12 +112,12 @@ from ..model import Model
 from ..propagate import bits
 from ..relations import Relation
 from ..result import Result, Status
-from .base import Backend, Deadline, Option
+from .base import KILL_GRACE_S, Backend, Deadline, DeadlinePassed, Option, active_limits
 
 __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "LESS_ENCODINGS",
            "CAGE_ENCODINGS", "DEFAULT_CAGE", "AMO_ONLY", "MULTI_FALLBACK", "AUTO_SOLVERS",
-           "MAX_PAIRWISE_CLAUSES", "encode", "pairwise_size", "pb_available",
-           "resolve_solver"]
+           "MAX_PAIRWISE_CLAUSES", "AUTO_CHILD_LITERALS", "encode", "pairwise_size",
+           "pb_available", "resolve_solver", "can_interrupt", "estimate_cnf", "free_literals"]
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer",
                   "mtotalizer", "kmtotalizer", "ladder", "bitwise")
@@ -137,9 +150,19 @@ AUTO_SOLVERS: dict[str, tuple[str, ...]] = {
     "limited": ("glucose42", "glucose4", "minisat22"),
 }
 """What ``solver=auto`` runs: the first python-sat has, by case -- ``one`` (one
-solution, no time limit), ``many`` (enumeration: an incremental solver),
-``limited`` (a time limit: a solver python-sat can interrupt). Chosen by
-measurement (``benchmarks/sat_encodings.py``; ``docs/performance.md``)."""
+solution), ``many`` (enumeration: an incremental solver), ``limited`` (a time
+limit on a formula of fewer than :data:`AUTO_CHILD_LITERALS` direct literals:
+a solver python-sat can interrupt in this process). Chosen by measurement
+(``benchmarks/sat_encodings.py``; ``docs/performance.md``)."""
+
+AUTO_CHILD_LITERALS = 1_500
+"""From this many direct literals, ``auto`` under a time limit keeps ``one`` /
+``many`` (run in a child process killed at the deadline); below, ``limited``.
+Measured (one solution, median of 3, a 60 s limit, on a loaded 2-core machine):
+on 9x9 Futoshiki (300-500 literals) glucose42 takes 0.01-0.06 s and kissat404 in a
+child 0.03-0.15 s (the process start dominates); on QWH-30 with 316 holes (1,405
+literals) 0.10 s against 0.25 s; on four QWH-30 with 374 holes (about 1,950
+literals) glucose42 5.0 / 1.3 / 7.8 / 48.4 s, kissat404 0.6 / 3.8 / 2.3 / 2.8 s."""
 
 Lit = int | bool  # a literal, or a constant (True / False)
 
@@ -329,7 +352,8 @@ def pb_available() -> bool | str:
 
 
 def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
-           simplify: bool = True, cage: str = DEFAULT_CAGE) -> SatFormulation:
+           simplify: bool = True, cage: str = DEFAULT_CAGE,
+           deadline: Deadline | None = None) -> SatFormulation:
     """Encode a Model as CNF (see the module docstring).
 
     Args:
@@ -340,6 +364,7 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
         simplify: Run unit propagation on the CNF first and encode again with
             the values it fixes or removes as constants (the formula is
             equivalent; it only gets smaller). Skipped when there is no unit clause.
+        deadline: Checked while encoding (:meth:`~futocp.backends.base.Deadline.tick`).
 
     Returns:
         The :class:`SatFormulation`.
@@ -349,6 +374,7 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
         UnsupportedError: when ``card=pairwise`` would exceed :data:`MAX_PAIRWISE_CLAUSES`,
             or for ``cage=pb`` on a model with cages when python-sat cannot encode
             pseudo-Boolean constraints here.
+        DeadlinePassed: when ``deadline`` passes while encoding.
     """
     if card not in CARD_ENCODINGS:
         raise UsageError(f"unknown card encoding {card!r}; choose one of {', '.join(CARD_ENCODINGS)}")
@@ -368,13 +394,16 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
             raise UnsupportedError(
                 f"card=pairwise would write about {size:,} clauses (more than "
                 f"{MAX_PAIRWISE_CLAUSES:,}); use a linear encoding such as card=seqcounter")
-    form = _encode(model, domains, card, less, cage)
+    deadline = deadline or Deadline(None)
+    form = _encode(model, domains, card, less, cage, deadline)
     up_fixed = up_removed = 0
     while simplify and not form.trivially_unsat:
+        deadline.check()
         units = [cl[0] for cl in form.cnf.clauses if len(cl) == 1]
         if not units:
             break
         forced = _unit_propagate(form.cnf.clauses, units)
+        deadline.check()
         if forced is None:
             form.trivially_unsat = True
             break
@@ -395,7 +424,7 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
         if any(d == 0 for d in domains):
             form.trivially_unsat = True
             break
-        form = _encode(model, domains, card, less, cage)
+        form = _encode(model, domains, card, less, cage, deadline)
     form.stats.update(encode_s=time.perf_counter() - t0, up_fixed=up_fixed,
                       up_removed=up_removed)
     return form
@@ -424,16 +453,18 @@ def _unit_propagate(clauses: Sequence[Sequence[int]], units: list[int]) -> list[
 
 
 def _encode(model: Model, domains: Sequence[int], card: str, less: str,
-            cage: str = DEFAULT_CAGE) -> SatFormulation:
+            cage: str = DEFAULT_CAGE, deadline: Deadline | None = None) -> SatFormulation:
     from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
 
     pool = IDPool()
     clauses: list[list[int]] = []
     unsat = False
+    tick = (deadline or Deadline(None)).tick
 
     def add(clause: Iterable[Lit]) -> None:
         nonlocal unsat
+        tick()
         out = []
         for lit in clause:
             if lit is True:
@@ -474,6 +505,7 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str,
     def exactly(lits: list[int], k: int) -> None:
         nonlocal unsat, used_multi
         n = len(lits)
+        tick("encoding", n)
         if k < 0 or k > n:
             unsat = True
         elif k == 0:
@@ -501,6 +533,7 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str,
     # partial all-different groups (cages): at most one cell per value
     for group in model.all_different:
         for v in range(model.n_values):
+            tick()
             held = sum(1 for c in group.cells if fixed.get(c) == v)
             lits = [lit_of[c][v] for c in group.cells if v in lit_of[c]]
             if held > 1:
@@ -645,19 +678,141 @@ def _solver_names() -> tuple[str, ...]:
     return tuple(out)
 
 
-def resolve_solver(name: str, limit: int | None = 1, time_limit: float | None = None) -> str:
+def resolve_solver(name: str, limit: int | None = 1, time_limit: float | None = None,
+                   literals: int | None = None) -> str:
     """The solver ``solver=name`` means for a run: ``auto`` picks from :data:`AUTO_SOLVERS`;
     any other name stands.
+
+    Under a time limit, ``auto`` keeps the fastest solvers (``one``/``many``,
+    run in a child process killed at the deadline) when the formula has at
+    least :data:`AUTO_CHILD_LITERALS` direct literals (``literals``); below
+    that, starting a process would cost more than the search, and it picks
+    from ``limited`` (solvers python-sat interrupts in this process).
 
     Example:
         >>> resolve_solver("minisat22"), resolve_solver("auto", 1, 10.0)
         ('minisat22', 'glucose42')
+        >>> resolve_solver("auto", 1, 10.0, literals=50_000)
+        'kissat404'
     """
     if name != "auto":
         return name
-    case = "limited" if time_limit is not None else "one" if limit == 1 else "many"
+    if time_limit is not None and (literals is None or literals < AUTO_CHILD_LITERALS):
+        case = "limited"
+    else:
+        case = "one" if limit == 1 else "many"
     have = set(_solver_names())
     return next((n for n in AUTO_SOLVERS[case] if n in have), AUTO_SOLVERS[case][-1])
+
+
+@cache
+def can_interrupt(name: str) -> bool:
+    """Whether python-sat can interrupt solver ``name`` (``solve_limited`` with
+    ``interrupt()``); CaDiCaL, Kissat and Lingeling cannot, so a time limit
+    runs them in a child process killed at the deadline.
+
+    Example:
+        >>> can_interrupt("glucose42"), can_interrupt("cadical195")
+        (True, False)
+    """
+    from pysat.solvers import Solver
+
+    try:
+        solver = Solver(name=name)
+    except Exception:  # noqa: BLE001 - an unknown name: _new_solver says so
+        return True
+    try:
+        solver.interrupt()
+        solver.clear_interrupt()
+        return True
+    except NotImplementedError:
+        return False
+    finally:
+        solver.delete()
+
+
+def free_literals(model: Model) -> int:
+    """The direct literals of the encoding before unit propagation: the list sizes
+    of the cells not yet decided."""
+    return sum(k for k in (d.bit_count() for d in model.domains) if k > 1)
+
+
+@cache
+def _card_size(card: str, n: int, k: int, atmost: bool = False) -> tuple[int, int, int]:
+    """(clauses, literals, auxiliary variables) of one cardinality constraint."""
+    if k < 0 or k >= n or n < 2:
+        return (n if k == n else 0), (n if k == n else 0), 0
+    if n == 2 and k == 1 and not atmost:
+        return 2, 4, 0
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+
+    name = MULTI_FALLBACK if k > 1 and card in AMO_ONLY else card
+    pool = IDPool(start_from=n + 1)
+    make = CardEnc.atmost if atmost else CardEnc.equals
+    cnf = make(list(range(1, n + 1)), k, vpool=pool, encoding=getattr(EncType, name))
+    return len(cnf.clauses), sum(map(len, cnf.clauses)), max(0, pool.top - n)
+
+
+def estimate_cnf(model: Model, card: str = DEFAULT_CARD) -> tuple[int, int, int]:
+    """About how big the CNF of ``model`` is, before building it: (clauses,
+    literals, variables), from python-sat's own encodings of one group per
+    size (a group's values are assumed to share its free literals evenly).
+    Fast: linear in the cells and groups.
+
+    Example:
+        >>> from futocp.families import latin_square
+        >>> from futocp.model import build_model
+        >>> estimate_cnf(build_model(latin_square(3)))
+        (108, 243, 27)
+    """
+    doms = model.domains
+    sizes = [d.bit_count() for d in doms]
+    clauses = literals = variables = 0
+
+    def add(n: int, k: int, times: int = 1, atmost: bool = False) -> None:
+        nonlocal clauses, literals, variables
+        c, lits, aux = _card_size(card, n, k, atmost)
+        clauses += c * times
+        literals += lits * times
+        variables += aux * times
+
+    for k in sizes:
+        if k > 1:
+            add(k, 1)
+            variables += k
+    groups = [(cells, counts) for cells, counts in _groups(model)]
+    for cells, counts in groups:
+        free = sum(sizes[c] for c in cells if sizes[c] > 1)
+        if not free:
+            continue
+        per_value = max(1, round(free / model.n_values))
+        need = 1 if counts is None else max(1, round(sum(counts) / model.n_values))
+        add(per_value, min(need, per_value), model.n_values)
+    for group in model.all_different:
+        free = sum(sizes[c] for c in group.cells if sizes[c] > 1)
+        if free:
+            add(max(1, round(free / model.n_values)), 1, model.n_values, atmost=True)
+    for rel in model.binary:
+        a, b = sizes[rel.a], sizes[rel.b]
+        clauses += a + b
+        literals += 2 * a * b + a + b
+    for rel in model.cages:
+        held = sum(sizes[c] for c in rel.cells)
+        clauses += held * 2
+        literals += held * 8
+    return clauses, literals, variables
+
+
+#: Bytes per clause, literal and variable of a CNF held in Python lists and loaded
+#: into a solver (measured on Latin squares of order 30-50: pairwise, seqcounter,
+#: totalizer; peak resident size within 15% of the estimate).
+BYTES_PER_CLAUSE, BYTES_PER_LITERAL, BYTES_PER_VARIABLE = 60, 50, 200
+
+#: Seconds per literal that python-sat spends loading a CNF into a solver (and
+#: the unit-propagation pass), which nothing can interrupt in this process
+#: (measured: about 0.5 us; three times that, for a loaded machine).
+LOAD_S_PER_LITERAL = 1.5e-6
 
 
 class SatBackend(Backend):
@@ -668,10 +823,8 @@ class SatBackend(Backend):
     capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less", "strings",
                               "binary", "alldifferent", "cage"})
     extra = "sat"
-    requires = ("pysat.card", "pysat.solvers")
-    package = "python-sat"
-    counters = ("conflicts", "decisions", "propagations", "variables", "clauses")
-    count_rank = 2
+    own_child = True
+    c_extension = True
     options = (
         Option("card", str, DEFAULT_CARD, CARD_ENCODINGS,
                "cardinality encoding (python-sat pysat.card)"),
@@ -683,125 +836,219 @@ class SatBackend(Backend):
                "unit-propagate the CNF and encode again without the values it settles"),
         Option("solver", str, "auto", None,
                "python-sat solver (kissat404, cadical195, glucose42, minisat22, ...); auto = "
-               "kissat404 for one solution, cadical195 to enumerate, glucose42 under a time limit"),
+               "kissat404 for one solution, cadical195 to enumerate, glucose42 under a time "
+               "limit on small formulas"),
     )
 
-    def compile(self, model: Model, **options: Any) -> SatFormulation:
+    @classmethod
+    def available(cls) -> bool | str:
+        try:
+            import pysat.card  # noqa: F401
+            import pysat.solvers  # noqa: F401
+        except ImportError:
+            return "the python-sat package is not installed"
+        return True
+
+    def compile(self, model: Model, *, deadline: Deadline | None = None,
+                **options: Any) -> SatFormulation:
         """The CNF of ``model`` (options ``card``, ``less``, ``cage`` and ``simplify``;
-        ``solver`` is ignored)."""
+        ``solver`` is ignored); ``deadline`` is checked while encoding."""
         opts = self.parse_options(options)
-        return encode(model, opts["card"], opts["less"], opts["simplify"], opts["cage"])
+        return encode(model, opts["card"], opts["less"], opts["simplify"], opts["cage"],
+                      deadline=deadline)
+
+    def estimate_mb(self, model: Model, options: dict[str, Any]) -> float | None:
+        """The CNF's size in memory, in Python lists and in the solver (see
+        :data:`BYTES_PER_CLAUSE`)."""
+        clauses, literals, variables = estimate_cnf(model, options["card"])
+        return (clauses * BYTES_PER_CLAUSE + literals * BYTES_PER_LITERAL
+                + variables * BYTES_PER_VARIABLE) / 2 ** 20
 
     @staticmethod
     def _new_solver(name: str, clauses: Sequence[Sequence[int]]) -> Any:
-        from pysat.solvers import NoSuchSolverError, Solver
-
-        try:
-            return Solver(name=name, bootstrap_with=clauses)
-        except NoSuchSolverError:
-            raise UsageError(f"option solver={name!r}: python-sat has no such solver here; "
-                             f"choose one of {', '.join(_solver_names())}") from None
+        return _new_solver(name, clauses)
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
-        deadline = Deadline(time_limit)
-        form = self.compile(model, **options)
-        stats: dict[str, Any] = {
-            "variables": form.n_vars,
-            "clauses": form.n_clauses,
-            "direct_vars": form.stats["direct_vars"],
-            "up_fixed": form.stats["up_fixed"],
-            "up_removed": form.stats["up_removed"],
-            "card": form.card,
-            "less": form.less,
-            "solver": resolve_solver(options["solver"], limit, time_limit),
-        }
-        if form.card_multi:
-            stats["card_multi"] = form.card_multi
-        if model.cages:
-            stats["cage"] = form.cage
-        if form.trivially_unsat:
-            stats.update(encode_s=form.stats["encode_s"], solve_s=0.0,
-                         reason="an empty clause after simplification")
-            return Result(Status.UNSAT, [], stats, exhausted=True)
+        from .subproc import run_child
 
-        name = stats["solver"]
-        t1 = time.perf_counter()
-        solver = self._new_solver(name, form.cnf.clauses)
-        stats["load_s"] = time.perf_counter() - t1
-        stats["encode_s"] = form.stats["encode_s"] + stats["load_s"]
-        incremental = not name.startswith(NON_INCREMENTAL)
-        blocks: list[list[int]] = []
-        solutions: list[tuple[Any, ...]] = []
-        exhausted = False
-        calls = 0
-        t0 = time.perf_counter()
+        name = resolve_solver(options["solver"], limit, time_limit, free_literals(model))
+        if name not in _solver_names():
+            _new_solver(name, [])  # the UsageError naming the solvers there are
+        limits = active_limits()
+        interruptible = can_interrupt(name)
+        child = limits.child or (time_limit is not None and not interruptible)
+        if time_limit is not None and not child:  # a load nothing can interrupt here
+            literals = estimate_cnf(model, options["card"])[1]
+            child = literals * LOAD_S_PER_LITERAL > time_limit
+        args = (self, model, limit, time_limit, options, name)
+        if not child:
+            messages: list[Any] = [("stats", {"solver": name})]
+            _sat_run(messages.append, *args)
+            return _assemble(model, messages, time_limit)
+        wait = None if time_limit is None else time_limit + (KILL_GRACE_S if interruptible else 0)
+        out = run_child(_sat_run, args, deadline=wait, memory_limit=limits.memory_limit,
+                        name="futocp-sat", reuse=limits.reuse)
+        if out.exception is not None or out.error is not None:
+            out.raise_for_error(f"backend 'sat' (solver {name})")
+        result = _assemble(model, [("stats", {"solver": name}), *out.messages], time_limit)
+        result.stats["process"] = "child"
+        if out.memory:
+            result.stats["reason"] = out.memory_reason(limits.memory_limit)  # type: ignore[arg-type]
+            if result.status is Status.UNSAT:  # pragma: no cover - unsat was sent before
+                result.status = Status.UNKNOWN
+        return result
+
+
+def _new_solver(name: str, clauses: Sequence[Sequence[int]]) -> Any:
+    from pysat.solvers import NoSuchSolverError, Solver
+
+    try:
+        return Solver(name=name, bootstrap_with=clauses)
+    except NoSuchSolverError:
+        raise UsageError(f"option solver={name!r}: python-sat has no such solver here; "
+                         f"choose one of {', '.join(_solver_names())}") from None
+
+
+def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
+             limit: int | None, time_limit: float | None, options: dict[str, Any],
+             name: str) -> None:
+    """Encode and solve, reporting through ``emit`` (in this process, or in a child
+    killed at the deadline): ``("phase", what)``, ``("stats", dict)``,
+    ``("solution", value indices)``, and ``("done", exhausted, reason)`` at the end
+    unless the deadline stopped it first."""
+    deadline = Deadline(time_limit)
+    emit(("phase", "encoding"))
+    try:
+        form = backend.compile(model, deadline=deadline, **options)
+    except DeadlinePassed:
+        return
+    stats: dict[str, Any] = {
+        "variables": form.n_vars,
+        "clauses": form.n_clauses,
+        "direct_vars": form.stats["direct_vars"],
+        "up_fixed": form.stats["up_fixed"],
+        "up_removed": form.stats["up_removed"],
+        "card": form.card,
+        "less": form.less,
+        "solver": name,
+        "encode_s": form.stats["encode_s"],
+    }
+    if form.card_multi:
+        stats["card_multi"] = form.card_multi
+    if model.cages:
+        stats["cage"] = form.cage
+    emit(("stats", stats))
+    if form.trivially_unsat:
+        emit(("done", True, "an empty clause after simplification"))
+        return
+    if not form.cnf.clauses:  # unit propagation decided every cell: no solver is called
+        emit(("solution", form.read(())))  # (maplesat crashes on an empty formula)
+        emit(("done", True, "unit propagation decides every cell"))
+        return
+    if deadline.expired():
+        return
+    emit(("phase", "loading the solver"))
+    t1 = time.perf_counter()
+    solver = _new_solver(name, form.cnf.clauses)
+    load_s = time.perf_counter() - t1
+    emit(("stats", {"load_s": load_s, "encode_s": form.stats["encode_s"] + load_s}))
+    emit(("phase", "solving"))
+    interruptible = can_interrupt(name)
+    incremental = not name.startswith(NON_INCREMENTAL)
+    blocks: list[list[int]] = []
+    found = 0
+    exhausted = stopped = False
+    calls = 0
+    t0 = time.perf_counter()
+    try:
+        while limit is None or found < limit:
+            answer = _call(solver, deadline, interruptible)
+            calls += 1
+            if answer is None:  # interrupted at the time limit
+                stopped = True
+                break
+            if not answer:
+                exhausted = True
+                break
+            true_vars = {lit for lit in solver.get_model() if lit > 0}
+            values = form.read(true_vars)
+            emit(("solution", values))
+            found += 1
+            block = [-var for c, pairs in enumerate(form.cell_vars)
+                     for v, var in pairs if v == values[c]]
+            if not block:  # every cell is fixed: the only solution
+                exhausted = True
+                break
+            if limit is not None and found >= limit:
+                break
+            if incremental:
+                solver.add_clause(block)
+            else:  # Kissat aborts the process on a clause added after a solve
+                blocks.append(block)
+                solver.delete()
+                solver = _new_solver(name, form.cnf.clauses + blocks)
+        solve_s = time.perf_counter() - t0
         try:
-            if time_limit is not None:
-                try:
-                    solver.interrupt()
-                    solver.clear_interrupt()
-                except NotImplementedError:
-                    raise UnsupportedError(
-                        f"python-sat cannot interrupt solver {name!r}, so it cannot honour a "
-                        f"time limit; choose another solver ({', '.join(AUTO_SOLVERS['limited'])}, "
-                        f"...) or solver=auto") from None
-            while limit is None or len(solutions) < limit:
-                answer = self._call(solver, deadline)
-                calls += 1
-                if answer is None:  # interrupted at the time limit
-                    break
-                if not answer:
-                    exhausted = True
-                    break
-                true_vars = {lit for lit in solver.get_model() if lit > 0}
-                values = form.read(true_vars)
-                solutions.append(model.labels_of(values))
-                block = [-var for c, pairs in enumerate(form.cell_vars)
-                         for v, var in pairs if v == values[c]]
-                if not block:  # every cell is fixed: the only solution
-                    exhausted = True
-                    break
-                if limit is not None and len(solutions) >= limit:
-                    break
-                if incremental:
-                    solver.add_clause(block)
-                else:  # Kissat aborts the process on a clause added after a solve
-                    blocks.append(block)
-                    solver.delete()
-                    solver = self._new_solver(name, form.cnf.clauses + blocks)
-            stats["solve_s"] = time.perf_counter() - t0
-            stats["sat_calls"] = calls
-            try:
-                acc = solver.accum_stats()
-            except NotImplementedError:
-                acc = {}
-        finally:
-            solver.delete()
-        for key in ("conflicts", "decisions", "propagations", "restarts"):
-            if key in acc:
-                stats[key] = acc[key]
-        if solutions:
-            status = Status.SAT
-        elif exhausted:
-            status = Status.UNSAT
-        else:
-            status = Status.UNKNOWN
-        return Result(status, solutions, stats, exhausted=exhausted)
+            acc = solver.accum_stats()
+        except NotImplementedError:
+            acc = {}
+    finally:
+        solver.delete()
+    final = {"solve_s": solve_s, "sat_calls": calls}
+    final.update({k: acc[k] for k in ("conflicts", "decisions", "propagations", "restarts")
+                  if k in acc})
+    emit(("stats", final))
+    if not stopped:
+        emit(("done", exhausted, None))
 
-    @staticmethod
-    def _call(solver: Any, deadline: Deadline) -> bool | None:
-        """One solve call; None when the deadline interrupted it (or had passed)."""
-        remaining = deadline.remaining()
-        if remaining is None:
-            return solver.solve()
-        if remaining <= 0:
+
+def _call(solver: Any, deadline: Deadline, interruptible: bool = True) -> bool | None:
+    """One solve call; None when the deadline interrupted it (or had passed). A
+    solver python-sat cannot interrupt runs in a child process, killed at the
+    deadline."""
+    remaining = deadline.remaining()
+    if remaining is None or not interruptible:
+        if remaining is not None and remaining <= 0:
             return None
-        timer = threading.Timer(remaining, solver.interrupt)
-        timer.daemon = True
-        timer.start()
-        try:
-            return solver.solve_limited(expect_interrupt=True)
-        finally:
-            timer.cancel()
-            solver.clear_interrupt()
+        return solver.solve()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        return solver.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+        solver.clear_interrupt()
+
+
+def _assemble(model: Model, messages: Sequence[Any], time_limit: float | None) -> Result:
+    """The Result from what :func:`_sat_run` reported (all of it, or what it sent
+    before the deadline stopped it)."""
+    stats: dict[str, Any] = {}
+    solutions: list[tuple[Any, ...]] = []
+    phase, done, exhausted, reason = "encoding", False, False, None
+    for msg in messages:
+        kind = msg[0]
+        if kind == "phase":
+            phase = msg[1]
+        elif kind == "stats":
+            stats.update(msg[1])
+        elif kind == "solution":
+            solutions.append(model.labels_of(msg[1]))
+        elif kind == "done":
+            done, exhausted, reason = True, msg[1], msg[2]
+    if not done and time_limit is not None:
+        reason = f"time limit of {time_limit:g} s reached while {phase}"
+    if reason:
+        stats["reason"] = reason
+    stats.setdefault("solve_s", 0.0)
+    if solutions:
+        status = Status.SAT
+    elif done and exhausted:
+        status = Status.UNSAT
+    else:
+        status = Status.UNKNOWN
+    return Result(status, solutions, stats, exhausted=done and exhausted)

@@ -14,6 +14,7 @@ A configuration names instances, backends and how to run them::
       - {name: pyconstraint, options: {solver: recursive}, label: pyc-rec}
     repetitions: 3
     time_limit: 10        # seconds per run (null = none)
+    memory_limit: 4096    # MB per run (null = none): past it the run is unknown
     limit: 1              # solutions per run (null or "all" = every solution)
     filtering: lists      # or none, or a list to sweep
     executor: local       # local | dask
@@ -60,10 +61,11 @@ from ..yamlsafe import BoundedLoader
 from .instances import Instance, collection_instances, generated_instances, path_instances
 
 __all__ = ["Config", "BackendVariant", "load_config", "parse_config", "TOP_KEYS", "EXECUTORS",
-           "MAX_REPETITIONS", "MAX_SECONDS", "MAX_RUNS"]
+           "MAX_REPETITIONS", "MAX_SECONDS", "MAX_RUNS", "MAX_MEMORY_MB"]
 
 MAX_REPETITIONS = 100_000
 MAX_SECONDS = 10 ** 7  # about four months: larger time limits are typing mistakes
+MAX_MEMORY_MB = 2 ** 30  # a petabyte: larger memory limits are typing mistakes
 MAX_RUNS = 1_000_000  # runs one config may plan
 
 EXECUTORS = ("local", "dask")
@@ -87,6 +89,8 @@ TOP_KEYS: dict[str, str] = {
     "margin": "seconds the runner waits beyond time_limit before killing a run; default 5",
     "backend_time_limit": "also give time_limit to the backend (default true); false = "
                           "only the runner's kill stops a run",
+    "memory_limit": "MB each run may use, or null for none (default); a run past it is "
+                    "stopped and recorded unknown with the reason",
     "report": "defaults of `futocp report`: {by: [columns], metric: wall_s}",
 }
 INSTANCE_KEYS = {
@@ -137,6 +141,7 @@ class Config:
         output: Absolute output folder.
         margin: Seconds of grace beyond the time limit before a run is killed.
         backend_time_limit: Whether the backend gets the time limit too.
+        memory_limit: MB per run, or None.
         report_by: Default grouping columns of the report.
         report_metric: Default time column of the report.
         source: Where the config came from (file name or ``<config>``).
@@ -158,6 +163,7 @@ class Config:
     output: str = "results"
     margin: float = 5.0
     backend_time_limit: bool = True
+    memory_limit: float | None = None
     report_by: tuple[str, ...] = ("family", "size")
     report_metric: str = "wall_s"
     source: str = "<config>"
@@ -342,6 +348,9 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
     margin = get("margin", lambda x: _is_number(x) and 0 <= x <= MAX_SECONDS,
                  f"a number of seconds from 0 to {MAX_SECONDS:,}", 5.0)
     backend_tl = get("backend_time_limit", lambda x: isinstance(x, bool), "true or false", True)
+    memory_limit = get("memory_limit",
+                       lambda x: x is None or (_is_number(x) and 0 < x <= MAX_MEMORY_MB),
+                       f"a positive number of MB up to {MAX_MEMORY_MB:,} or null", None)
 
     filtering: tuple[str, ...] = ("lists",)
     if "filtering" in top:
@@ -373,7 +382,8 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
         repetitions=repetitions, time_limit=None if time_limit is None else float(time_limit),
         limit=limit, filtering=filtering, seed=seed, executor=executor, workers=workers,
         scheduler=scheduler, output=os.path.normpath(os.path.join(base, output)),
-        margin=float(margin), backend_time_limit=backend_tl, report_by=report_by,
+        margin=float(margin), backend_time_limit=backend_tl,
+        memory_limit=None if memory_limit is None else float(memory_limit), report_by=report_by,
         report_metric=report_metric, source=rd.source, text=text, description=description)
 
 

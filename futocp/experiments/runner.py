@@ -99,6 +99,8 @@ def plan(config: Config) -> list[dict[str, Any]]:
                            "filtering": filtering, "repetition": rep, "limit": config.limit,
                            "time_limit": config.time_limit, "seed": seed,
                            "backend_time_limit": config.backend_time_limit}
+                    if config.memory_limit is not None:  # (run ids without one unchanged)
+                        key["memory_limit"] = config.memory_limit
                     run_id = _hash(key)
                     if run_id in seen:  # the same instance listed twice
                         continue
@@ -110,6 +112,7 @@ def plan(config: Config) -> list[dict[str, Any]]:
                                  "time_limit": config.time_limit, "seed": seed,
                                  "margin": config.margin,
                                  "backend_time_limit": config.backend_time_limit,
+                                 "memory_limit": config.memory_limit,
                                  "board": inst.board})
     return runs
 
@@ -121,7 +124,9 @@ def solve_run(task: Mapping[str, Any]) -> dict[str, Any]:
     A backend that cannot honour the time limit with these options (it raises
     :class:`~futocp.errors.UnsupportedError`) runs without it: the runner's kill at
     ``time_limit + margin`` is then the limit (``time_limit_by`` in the stats says
-    which one applied).
+    which one applied). With ``memory_limit`` (MB) the backend solves in a child
+    process of its own capped there (:func:`~futocp.backends.base.run_limits`): a
+    run past it is ``unknown``, reason "memory limit of N MB reached".
 
     Returns:
         ``status``, ``solutions`` (labels per cell), ``exhausted``, ``stats``;
@@ -134,7 +139,8 @@ def solve_run(task: Mapping[str, Any]) -> dict[str, Any]:
 
         def attempt(limit_s: float | None) -> Result:
             return backend.solve(model, limit=task["limit"], time_limit=limit_s,
-                                 seed=task["seed"], **dict(task["options"]))
+                                 seed=task["seed"], memory_limit=task.get("memory_limit"),
+                                 **dict(task["options"]))
 
         try:
             result = attempt(time_limit)
@@ -179,7 +185,8 @@ def execute(run: Mapping[str, Any]) -> dict[str, Any]:
     time_limit, margin = run["time_limit"], run["margin"]
     task = {"board": board, "backend": run["backend"], "options": run["options"],
             "filtering": run["filtering"], "limit": run["limit"], "seed": run["seed"],
-            "time_limit": time_limit if run["backend_time_limit"] else None}
+            "time_limit": time_limit if run["backend_time_limit"] else None,
+            "memory_limit": run.get("memory_limit")}
     started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     outer = None if time_limit is None else time_limit + margin
     outcome = run_isolated(solve_run, task, outer)
