@@ -213,7 +213,7 @@ def random_solution(board: Board, seed: int | None = None,
     """
     rng = rng or _rng(seed)
     if _is_plain_square(board):
-        return tuple(v for row in random_latin_square(board.shape[0], rng=rng) for v in row)
+        return tuple(v for row in random_latin_square(board.grid_shape[0], rng=rng) for v in row)
     result = solve(board, RANDOM_SEARCH_BACKEND, limit=1, seed=rng.getrandbits(31))
     if result.status is not Status.SAT:
         raise BoardError(f"the board has no solution ({result.stats.get('reason', result.status)})")
@@ -348,13 +348,13 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
         want = [f"{k} {what}" for k, what, on in ((inequalities, "inequalities", exact[0]),
                                                   (givens, "givens", exact[1])) if on]
         for _ in range(attempts):
-            board = futoshiki_puzzle(n, inequalities, givens, unique=True, rng=rng,
+            grown = futoshiki_puzzle(n, inequalities, givens, unique=True, rng=rng,
                                      backend=backend)
-            board = _strip_to(board, inequalities if exact[0] else None,
-                              givens if exact[1] else None, rng, backend)
-            if board is not None:
-                return minimize(board, seed=rng.getrandbits(63), backend=backend) \
-                    if critical else board
+            stripped = _strip_to(grown, inequalities if exact[0] else None,
+                                 givens if exact[1] else None, rng, backend)
+            if stripped is not None:
+                return minimize(stripped, seed=rng.getrandbits(63), backend=backend) \
+                    if critical else stripped
         raise BoardError(f"found no unique {n}x{n} Futoshiki with exactly "
                          f"{' and '.join(want)} in {attempts} tries (too few clues?); raise "
                          "the counts, or leave them out to let the generator add what "
@@ -367,7 +367,7 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
 
     def board_of(less_cells: list[tuple[int, int]], given_cells: list[int]) -> Board:
         return replace(template, clues=tuple((c, hidden[c]) for c in given_cells),
-                       less=tuple(less_cells))
+                       relations=tuple(Relation("less", pair) for pair in less_cells))
 
     board = board_of(less, cells)
     if unique or critical:
@@ -380,7 +380,7 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
             if other is None:
                 break
             cut = [i for i, (a, b) in enumerate(pairs) if i not in used
-                   and (hidden[a] < hidden[b]) != (other[a] < other[b])]
+                   and (hidden[a] < hidden[b]) != (int(other[a]) < int(other[b]))]
             if cut:
                 used.add(cut[rng.randrange(len(cut))])
                 less = [_oriented(pairs[i], hidden) for i in sorted(used)]
@@ -862,9 +862,9 @@ def generate(family: str, *, seed: int | None = None, size: int | None = None,
             raise UsageError("holes make QWH instances: use them with the latin-square family")
         if givens is not None or inequalities is not None or unique or critical:
             raise UsageError("holes go alone: not with givens, inequalities, unique or critical")
-        return qwh(template.shape[0], holes, pattern, rng=rng)
+        return qwh(template.grid_shape[0], holes, pattern, rng=rng)
     if template.kind == "futoshiki":
-        return futoshiki_puzzle(template.shape[0], inequalities or 0, givens or 0, rng=rng,
+        return futoshiki_puzzle(template.grid_shape[0], inequalities or 0, givens or 0, rng=rng,
                                 unique=unique, critical=critical, backend=backend,
                                 exact=(inequalities is not None, givens is not None))
     if inequalities is not None:
