@@ -410,7 +410,11 @@ class Backend:
         self.check(model)  # imports the solver package: before the clock starts
         t0 = time.perf_counter()
         decided = None if model.conflict is not None else decided_values(model)
-        if model.conflict is not None:
+        if model.conflict is not None and not self.complete:
+            # the Model proves it, but an incomplete backend never answers unsat
+            result = Result(Status.UNKNOWN, [], {"reason": f"no solution: {model.conflict}",
+                                                 "solve_s": 0.0})
+        elif model.conflict is not None:
             result = Result(Status.UNSAT, [], {"reason": model.conflict, "solve_s": 0.0},
                             exhausted=True)
         elif decided is not None:  # no solver is handed a decided board

@@ -446,6 +446,9 @@ def _cpsat_run(emit: Callable[[Any], None], backend: CpsatBackend, model: Model,
     params.log_search_progress = options["log"]
     if seed is not None:
         params.random_seed = seed
+        # without these, one worker's search does not depend on the seed
+        params.randomize_search = True
+        params.permute_variable_randomly = True
     if remaining is not None:
         params.max_time_in_seconds = remaining
 

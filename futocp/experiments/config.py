@@ -363,7 +363,8 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
         if len(set(filtering)) != len(filtering):
             raise rd.error(node, "filtering: a mode is listed twice")
 
-    report_by, report_metric = ("family", "size"), "wall_s"
+    report_by: tuple[str, ...] = ("family", "size")
+    report_metric = "wall_s"
     if "report" in top:
         rep = rd.mapping(top["report"][1], "report", REPORT_KEYS)
         if "by" in rep:
@@ -372,7 +373,8 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
             report_metric = rd.scalar(rep["metric"][1], "report.metric", _is_name, "a column name")
 
     backends = _backends(rd, top["backends"][1])
-    instances = _instances(rd, top["instances"][1], base)
+    instances = _instances(rd, top["instances"][1], base,
+                           len(backends) * len(filtering) * repetitions)
     runs = len(instances) * len(backends) * len(filtering) * repetitions
     if runs > MAX_RUNS:
         raise rd.error(root, f"the config makes {runs:,} runs (at most {MAX_RUNS:,}): fewer "
@@ -442,7 +444,10 @@ def _backends(rd: _Reader, node: yaml.Node) -> list[BackendVariant]:
     return out
 
 
-def _instances(rd: _Reader, node: yaml.Node, base: str) -> list[Instance]:
+def _instances(rd: _Reader, node: yaml.Node, base: str, per_instance: int = 1
+               ) -> list[Instance]:
+    """The instances of the config; ``per_instance`` runs each (so that a config
+    planning more than :data:`MAX_RUNS` runs is refused before generating them)."""
     items = rd.sequence(node, "instances")
     if not items:
         raise rd.error(node, "instances: the list is empty")
@@ -465,6 +470,10 @@ def _instances(rd: _Reader, node: yaml.Node, base: str) -> list[Instance]:
             if kind == "generate":
                 params = rd.mapping(value_node, f"{what}.generate", None)
                 spec = {k: rd.value(v) for k, (_, v) in params.items()}
+                count = spec.get("count", 1)
+                if isinstance(count, int) and (len(out) + count) * per_instance > MAX_RUNS:
+                    raise rd.error(value_node, f"the config makes more than {MAX_RUNS:,} runs: "
+                                               "fewer instances, backends or repetitions")
                 found = generated_instances(spec)
             else:
                 fmt = None

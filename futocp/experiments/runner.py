@@ -192,6 +192,7 @@ def execute(run: Mapping[str, Any]) -> dict[str, Any]:
     outcome = run_isolated(solve_run, task, outer)
 
     answer: dict[str, Any] = outcome.value or {}
+    reason: str | None
     if outcome.killed:
         status = "unknown"
         reason = (f"killed by the runner after {outer:g} s (time limit {time_limit:g} s "

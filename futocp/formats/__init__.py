@@ -24,9 +24,9 @@ from typing import Any
 from ..board import Board
 from ..errors import InputError, UsageError
 from .base import Format, atomic_write
-from .limits import MAX_FILE_BYTES, decode_text, strip_bom
 from .document import JSON, YAML
 from .jigsaw import JIGSAW
+from .limits import MAX_FILE_BYTES, decode_text, strip_bom
 from .qwh import DZN, PLS
 from .sudoku import SUDOKU
 from .tatham import TATHAM

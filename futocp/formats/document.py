@@ -59,6 +59,7 @@ def locate(text: str, path: Path) -> tuple[int, int] | None:
     best: tuple[int, int] | None = None
     # open collections: [path (None inside a key), is a mapping, next is a key, pending key, index]
     stack: list[list[Any]] = []
+    event: Any
     try:
         for event in yaml.parse(text, Loader=_Loader):
             if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
@@ -220,6 +221,7 @@ def _check_events(text: str, source: str) -> None:
     ends = {yaml.SequenceEndEvent, yaml.MappingEndEvent}
     # one entry per open collection: None for a list, else [keys seen, next node is a key]
     open_: list[list[Any] | None] = [None]
+    event: Any
     for event in yaml.parse(text, Loader=_Loader):
         kind = type(event)
         if kind in ends:

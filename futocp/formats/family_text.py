@@ -126,7 +126,7 @@ def _label(token: str, labels: set[Any]) -> Any:
 
 def _tokens(line: str, source: str, number: int) -> list[tuple[str, int]]:
     """The items of a row and their columns (at most 2 * MAX_GRID: labels and region ids)."""
-    out = []
+    out: list[tuple[str, int]] = []
     for m in _TOKEN.finditer(line):
         if len(out) == 2 * MAX_GRID:
             raise InputError(f"more than {2 * MAX_GRID} items on a row", source, number,

@@ -58,7 +58,7 @@ def _content(text: str) -> Iterator[tuple[int, int, str]]:
 
 def _fields(text: str, source: str) -> list[tuple[int, int, str]]:
     """Every field of the text: at most two per puzzle of MAX_INSTANCES."""
-    out = []
+    out: list[tuple[int, int, str]] = []
     for item in _content(text):
         if len(out) == 2 * MAX_INSTANCES:
             raise InputError(f"more than {MAX_INSTANCES:,} puzzles in one file, the most futocp "

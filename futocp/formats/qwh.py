@@ -42,7 +42,7 @@ def _square(n: int, rows: list[list[int]], source: str) -> Board:
 # ------------------------------------------------------------------ PLS
 def _row_tokens(line: str, n: int, source: str, number: int) -> list[re.Match[str]]:
     """The values of a row; more than n is an error as soon as it is seen."""
-    tokens = []
+    tokens: list[re.Match[str]] = []
     for tok in re.finditer(r"\S+", line):
         if len(tokens) == n:
             raise InputError(f"row has more than {n} values", source, number, tok.start() + 1)
@@ -67,7 +67,7 @@ def parse_pls(text: str, source: str = "<string>") -> Board:
                          number, 1)
     at = m.start(1) + 1
     n = check_side(int_token(m.group(1), source, number, at), source, number, at, "the order")
-    rows = []
+    rows: list[list[int]] = []
     last = number
     for number, line in lines:
         if len(rows) == n:

@@ -128,7 +128,8 @@ def _base(kind: str, params: dict[str, str], n: int, source: str, number: int) -
         fam = get_family(kind)
         base = fam.build(None, (), n, (), **params)
         if base.shape != (n, n):
-            raise BoardError(f"a {kind} board is {base.shape[0]}x{base.shape[1]}, not {n}x{n}")
+            rows, cols = base.shape or (0, 0)
+            raise BoardError(f"a {kind} board is {rows}x{cols}, not {n}x{n}")
         return base
     except (BoardError, ValueError) as exc:  # ValueError: a parameter int("①") refused
         raise InputError(clip(str(exc)), source, number, 1) from None
@@ -149,7 +150,8 @@ def parse_lines(text: str, source: str = "<string>") -> list[SudokuLine]:
         InputError: naming the line and column of the first problem.
     """
     out: list[SudokuLine] = []
-    kind, params, size = "sudoku", {}, 0
+    kind, size = "sudoku", 0
+    params: dict[str, str] = {}
     base: Board | None = None
     lines = text.splitlines()
     seen = Collection(source)

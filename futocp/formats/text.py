@@ -173,10 +173,10 @@ def parse_text(text: str, source: str = "<string>") -> Board:
     n = size if size is not None else len(rows[0].cells)
     _check_shape(rows, n, source)
     givens = [[c.value or 0 for c in row.cells] for row in rows]
-    found = _horizontal(rows, n) + _vertical(rows, marks, n, source)
-    less = [pair for sym, pair, _ in found if sym != "|"]
-    consecutive = [("consecutive", tuple(sorted(pair))) for sym, pair, _ in found if sym == "|"]
-    where = {frozenset(pair): at for _, pair, at in found}
+    drawn = _horizontal(rows, n) + _vertical(rows, marks, n, source)
+    less = [pair for sym, pair, _ in drawn if sym != "|"]
+    consecutive = [("consecutive", tuple(sorted(pair))) for sym, pair, _ in drawn if sym == "|"]
+    where = {frozenset(pair): at for _, pair, at in drawn}
     if kind is None:  # Tatham's rendering of an adjacent puzzle has bars only
         kind = "futoshiki-adjacent" if consecutive and not less else "futoshiki"
     _check_params(kind, params, source, header_line)
