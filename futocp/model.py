@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -269,8 +269,9 @@ class Model:
         """
         return filter_lists(
             self.n_cells, domains, self.groups,
+            [(r.a, r.b) for r in self.less],  # the bounds rule: arc consistency, faster
             distinct=[con.cells for con in self.all_different],
-            binary=[(r.a, r.b, *self.support(r)) for r in self.binary],
+            binary=[(r.a, r.b, *self.support(r)) for r in self.binary if r.kind != "less"],
             cages=[(r.cells, self.combinations(r)) for r in self.cages])
 
     @cached_property
@@ -297,6 +298,16 @@ class Model:
         return {v: i for i, v in enumerate(self.values)}
 
 
+class _LazyNames:
+    """Cell names joined by commas, formatted only when a message needs them."""
+
+    def __init__(self, name: Callable[[int], str], cells: Sequence[int]) -> None:
+        self.name, self.cells = name, cells
+
+    def __str__(self) -> str:
+        return ", ".join(self.name(c) for c in self.cells)
+
+
 def _ints(values: Sequence[Label]) -> list[int]:
     """Integer labels (the kinds that need integers are checked by the Board)."""
     return [v for v in values if isinstance(v, int)]
@@ -315,7 +326,7 @@ def _clue_conflict(board: Board) -> str | None:
                         f"cells {', '.join(cells)}")
     for rel in board.relations:
         spec = get_kind(rel.kind)
-        shown = ", ".join(name(c) for c in rel.cells)
+        shown = _LazyNames(name, rel.cells)
         if all(c in clues for c in rel.cells):
             if not rel.holds([clues[c] for c in rel.cells]):
                 labels = ", ".join(repr(clues[c]) for c in rel.cells)

@@ -41,6 +41,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -196,13 +197,21 @@ def binary_kinds() -> tuple[str, ...]:
 
 def support_masks(kind: RelationKind, values: Sequence[Any], params: Mapping[str, int]
                   ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The support of a binary kind over value indices, as bit sets.
+    """The support of a binary kind over value indices, as bit sets (cached).
 
     Returns:
         ``(forward, backward)``: ``forward[i]`` has bit ``j`` set when
         ``holds((values[i], values[j]))``; ``backward[j]`` has bit ``i`` set
         under the same condition.
     """
+    return _support_masks(kind, tuple(values), tuple(sorted(params.items())))
+
+
+@functools.lru_cache(maxsize=256)
+def _support_masks(kind: RelationKind, values: tuple[Any, ...],
+                   params_items: tuple[tuple[str, int], ...]
+                   ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    params = dict(params_items)
     n = len(values)
     fwd = [0] * n
     bwd = [0] * n
