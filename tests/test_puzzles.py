@@ -19,9 +19,9 @@ from futocp.puzzles import (
     count,
     counting_backend,
     is_critical,
-    redundant_clue,
     is_puzzle,
     minimize,
+    redundant_clue,
     unique_solution,
 )
 from futocp.verify import verify
