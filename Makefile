@@ -10,7 +10,7 @@ DEMO   ?= instances/futoshiki/6x6-extreme-01.json
 DEMO_BACKENDS ?= complete
 DEMO_TIME_LIMIT ?= 2
 
-.PHONY: test demo lint typecheck bench clean
+.PHONY: test test-slow demo lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ $(VENV)/.installed-all: pyproject.toml | $(BIN)/python
 
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
+
+test-slow: $(VENV)/.installed-dev  # the tests `make test` leaves out (marked slow)
+	$(BIN)/python -m pytest -m slow
 
 demo: $(VENV)/.installed-all
 	@echo '$$ futocp show $(DEMO) --solution'

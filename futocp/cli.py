@@ -41,6 +41,7 @@ from .errors import (
     ResourceError,
     SolverError,
     TimeLimitReached,
+    UnsupportedError,
     UsageError,
 )
 from .export import EXPORTERS, decode, export
@@ -1530,6 +1531,15 @@ def _autocomplete(parser: argparse.ArgumentParser) -> None:
     argcomplete.autocomplete(parser)
 
 
+def _about_input(exc: FutocpError, args: argparse.Namespace) -> str:
+    """The error's line, with the input file named when a refusal of the model lacks it."""
+    text = str(exc)
+    name = getattr(args, "file", None) or ("<puzzle>" if getattr(args, "puzzle", None) else None)
+    if isinstance(exc, UnsupportedError) and isinstance(name, str) and not text.startswith(name):
+        text = f"{name}: {text}"
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (:data:`EXIT_CODES`)."""
     parser = build_parser()
@@ -1552,7 +1562,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"futocp: stopped: {exc}", file=sys.stderr)
         return EXIT_UNKNOWN
     except FutocpError as exc:
-        print(f"futocp: error: {exc}", file=sys.stderr)
+        print(f"futocp: error: {_about_input(exc, args)}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt as exc:
         why = f" by {exc.args[0]}" if exc.args else ""

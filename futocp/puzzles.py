@@ -46,7 +46,7 @@ from typing import Any
 
 from .backends import REGISTRY, Backend, counting_order, get_backend
 from .board import Board, Label
-from .errors import BoardError, TimeLimitReached, UsageError
+from .errors import BoardError, TimeLimitReached, UnsupportedError, UsageError
 from .model import Model, build_model
 from .result import Result, Status
 
@@ -113,7 +113,7 @@ def counting_backend(model: Model, backend: str | None = None) -> Backend:
     for name in counting_order():
         if _fits(REGISTRY[name], model):
             return REGISTRY[name]()
-    raise UsageError("no available complete backend can hold this model "
+    raise UnsupportedError("no available complete backend can hold this model "
                      f"(it needs {', '.join(sorted(model.features)) or 'nothing special'})")
 
 

@@ -46,6 +46,7 @@ def sample() -> campaign.Campaign:
                                  solvers=False)
 
 
+@pytest.mark.slow
 def test_sample_has_no_disagreement_nor_crash(sample):
     summary = sample.summary()
     assert summary["boards"] == SAMPLE

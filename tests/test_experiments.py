@@ -176,6 +176,7 @@ def test_a_hanging_backend_is_recorded_unknown_within_its_limit(tmp_path: Path) 
 
 
 # ---------------------------------------------------------------- run, kill, resume
+@pytest.mark.slow
 def test_killed_then_resumed_gives_one_record_per_run(tmp_path: Path) -> None:
     path = write(tmp_path, """\
         instances: [{generate: {family: latin-square, size: 6, givens: 0, count: 5, seed: 3}}]
@@ -240,6 +241,7 @@ def test_records_are_complete_and_verified(small_results: Path) -> None:
     assert all(len(counts) == 1 for counts in by_instance.values())
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_records(small_results: Path, tmp_path: Path) -> None:
     pytest.importorskip("dask.distributed")
     path = write(tmp_path, SMALL + "executor: dask\nworkers: 2\n")
@@ -321,6 +323,7 @@ def _marked_pids(mark: str) -> list[int]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
 def test_killing_the_runner_leaves_no_process_behind(tmp_path: Path, sig: int) -> None:

@@ -218,7 +218,7 @@ def where(err: InputError) -> tuple[str | None, int | None, int | None]:
     ("json", '{"kind": "futoshiki", "size": 3,\n "less": [[[0, 0], [1, 1]]]}',
      "not neighbours", 2, 11),
     ("json", '{"kind": "futoshiki", "size": 2,\n "less": [[[0, 0], [0, 1]], [[0, 1], [1, 1]],\n'
-             '  [[1, 1], [1, 0]], [[1, 0], [0, 0]]]}', "the inequalities form a cycle", 2, 10),
+             '  [[1, 1], [1, 0]], [[1, 0], [0, 0]]]}', "the inequalities form a cycle", 2, 11),
     # text
     ("text", "futoshiki 3\n1 2 3\n2 3\n3 1 2\n", "row has 2 cells, expected 3", 3, 1),
     ("text", "1 2 .\n. . 7\n. . .\n", "label 7 out of range 1..3", 2, 5),
@@ -230,7 +230,7 @@ def where(err: InputError) -> tuple[str | None, int | None, int | None]:
     ("text", "1 2 <\n. . .\n. . .\n", "'<' must stand between two cells", 1, 5),
     ("text", "1 x\n. .\n", "unexpected 'x'", 1, 3),
     ("text", "^\n1 2\n. .\n", "a relation row must stand between two cell rows", 1, 1),
-    ("text", "1 < .\nv   ^\n. > .\n", "the inequalities form a cycle", None, None),
+    ("text", "1 < .\nv   ^\n. > .\n", "the inequalities form a cycle", 1, 3),
     # Tatham
     ("tatham", "5a:0R,0L,0,0,5,0R,0D,1,0RD,0DL,0D,0U,0RD,0UDL,0U,0U,0R,0UL,0UR,0DL,0,0,0,0R,0UL,",
      "flag 'R' of cell (1,0) has no matching 'L' on (1,1)", 1, 17),

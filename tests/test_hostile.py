@@ -279,9 +279,6 @@ def test_error_excerpts_stay_short() -> None:
 
 
 # ------------------------------------------------------------------ refusals name the file
-@pytest.mark.xfail(reason="needs the cli.py edit proposed for issue 13 (UnsupportedError "
-                          "prefixed with the file); the message is right, the file name is missing",
-                   strict=False)
 def test_size_refusals_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "big.json"
     formats.write(latin_square(200), str(path))

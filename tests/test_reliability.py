@@ -121,6 +121,7 @@ def test_a_full_disk_is_reported_and_loses_nothing(tmp_path, capsys, monkeypatch
     assert all(json.loads(x)["status"] == "sat" for x in results.read_text().splitlines())
 
 
+@pytest.mark.slow
 def test_an_unreachable_dask_scheduler_is_an_error(tmp_path, capsys):
     pytest.importorskip("dask.distributed")
     path = write(tmp_path, QUICK + "executor: dask\nscheduler: tcp://127.0.0.1:9\n")
