@@ -503,3 +503,205 @@ def test_custom_binary_kind_uses_the_generic_path() -> None:
         assert counts and any(counts)
     finally:
         unregister(name)
+
+
+# ---------------------------------------------------------------- seed and compile
+
+def test_seed_changes_the_first_solution() -> None:
+    """Fails if the seed is ignored: an empty 5x5 Latin square has 161280
+    solutions, and the seeds' first ones are not all the same (while each seed,
+    and no seed, is reproducible)."""
+    model = build_model(latin_square(5))
+    firsts = [ListcolorBackend().solve(model, seed=s).solutions[0] for s in range(8)]
+    assert len(set(firsts)) > 1
+    assert ListcolorBackend().solve(model, seed=3).solutions[0] == firsts[3]
+    unseeded = {ListcolorBackend().solve(model).solutions[0] for _ in range(3)}
+    assert len(unseeded) == 1
+    for lookahead in ("never", "always"):  # the value order too, not only the cell order
+        seen = {ListcolorBackend().solve(model, seed=s, lookahead=lookahead).solutions[0]
+                for s in range(8)}
+        assert len(seen) > 1, lookahead
+
+
+def test_solve_runs_the_compiled_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    """solve() searches what compile() returns: a compile that narrows cell 0 to
+    the label 3 makes every solution start with 3 (144 of the 576)."""
+    from dataclasses import replace
+
+    calls = []
+    compile_ = ListcolorBackend.compile
+
+    def narrowed(self, model, **options):
+        prog = compile_(self, model, **options)
+        calls.append((options.get("seed"), prog))
+        inside = prog.cells.index(0)
+        doms = list(prog.domains)
+        doms[inside] &= 1 << 2
+        return replace(prog, domains=tuple(doms))
+
+    board = latin_square(4)
+    model = build_model(board)
+    monkeypatch.setattr(ListcolorBackend, "compile", narrowed)
+    r = ListcolorBackend().solve(model, limit=None, seed=5, lookahead="always")
+    assert r.n_solutions == 144 and all(sol[0] == 3 for sol in r.solutions)
+    check_all(board, r)
+    (seed, prog), = calls
+    assert seed == 5 and prog.seed == 5
+    monkeypatch.undo()
+    assert ListcolorBackend().compile(model, seed=5) == prog  # the same program, unnarrowed
+    assert ListcolorBackend().compile(model) != prog  # the seed is part of it
+
+
+# ---------------------------------------------------------------- parallel search (workers)
+
+def no_workers_left() -> bool:
+    import multiprocessing
+
+    return not multiprocessing.active_children()
+
+
+def check_parallel(board: Board, mode: str, want: int | None = None) -> bool:
+    """workers=2 enumerates what workers=1 does (``want`` solutions when given);
+    False when no search ran (the Model decided the board)."""
+    model = build_model(board)
+    seq = ListcolorBackend().solve(model, limit=None, lookahead=mode)
+    par = ListcolorBackend().solve(model, limit=None, lookahead=mode, workers=2)
+    assert par.status is seq.status and par.exhausted and seq.exhausted
+    assert par.n_solutions == seq.n_solutions
+    if want is not None:
+        assert seq.n_solutions == want
+    assert sorted(par.solutions, key=repr) == sorted(seq.solutions, key=repr)
+    check_all(board, par)
+    st = par.stats
+    if "reason" in st:  # a clue conflict, or the givens and the filtering decide it all
+        return False
+    assert st["workers"] == 2 and len(st["worker_nodes"]) == 2 and st["split_depth"] >= 0
+    assert st["nodes"] == st["split_nodes"] + sum(st["worker_nodes"])
+    if mode == "never":  # the same tree: the same order, and the counters add up
+        assert par.solutions == seq.solutions
+        for key in ("nodes", "backtracks", "removed_values"):
+            assert st[key] == seq.stats[key], key
+    return True
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_parallel_enumeration_equals_sequential(mode: str) -> None:
+    assert check_parallel(latin_square(4), mode, 576)
+    assert check_parallel(multiset_board(), mode, 90)
+    assert check_parallel(string_square(), mode, 12)
+    assert check_parallel(read(INSTANCES / "futoshiki" / "5x5-several.json"), mode)
+    assert no_workers_left()
+
+
+@pytest.mark.parametrize("kinds", ("consecutive", "ratio", "cage", "mix", "mix-less"))
+def test_parallel_enumeration_with_relations(kinds: str) -> None:
+    rng = random.Random(f"parallel-{kinds}")
+    searched = 0
+    for _ in range(12):
+        board = relation_board(rng, 4, KIND_SETS[kinds], givens=(0, 2))
+        want = brute_force_count(board)
+        searched += all([check_parallel(board, mode, want) for mode in MODES])
+        if searched == 3:
+            break
+    assert searched == 3  # boards on which the search ran (not decided by the Model)
+    assert no_workers_left()
+
+
+def test_parallel_splits_a_large_tree() -> None:
+    board = latin_square(5, [[1, 2, 3, 4, 5]] + [[0] * 5] * 4)
+    r = ListcolorBackend().solve(build_model(board), limit=None, workers=2, lookahead="never")
+    assert r.n_solutions == 161280 // 120 and r.exhausted
+    assert r.stats["subproblems"] >= 32 and r.stats["split_depth"] >= 1
+    assert all(n > 0 for n in r.stats["worker_nodes"])  # both workers had work
+    assert no_workers_left()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_parallel_one_solution_verifies(mode: str) -> None:
+    for name in ("9x9-extreme-01.json", "9x9-recursive-01.json", "5x5-several.json"):
+        board = read(INSTANCES / "futoshiki" / name)
+        r = solve(board, workers=2, lookahead=mode, time_limit=60)
+        assert r.status is Status.SAT and r.n_solutions == 1
+        check_all(board, r)
+    board = latin_square(6)
+    r = solve(board, workers=2, lookahead=mode, limit=5)
+    assert r.n_solutions == 5 and not r.exhausted
+    check_all(board, r)
+    assert no_workers_left()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_parallel_unsat_stays_unsat(mode: str) -> None:
+    from futocp.relations import Relation
+
+    board = read(INSTANCES / "futoshiki" / "7x7-unsat-search.json")
+    for limit in (1, None):
+        r = solve(board, workers=2, lookahead=mode, limit=limit, time_limit=60)
+        assert r.status is Status.UNSAT and r.exhausted and r.solutions == []
+    base = latin_square(4)
+    cages = Board(16, base.asterisms, base.labels, shape=(4, 4),
+                  relations=[Relation("cage", (0, 1), (("sum", 3),)),
+                             Relation("cage", (2, 3), (("sum", 3),))])
+    r = solve(cages, workers=2, lookahead=mode, limit=None)
+    assert r.status is Status.UNSAT and r.exhausted
+    assert no_workers_left()
+
+
+def test_parallel_portfolio_for_one_solution() -> None:
+    """limit=1 with the default portfolio: its two lookahead searches run side by
+    side (one per process), each weight's tree split when there are more workers."""
+    board = read(INSTANCES / "qwh" / "qwh-o30-h374-01.dzn")
+    model = build_model(board)
+    two = ListcolorBackend().solve(model, workers=2, time_limit=120)
+    assert two.status is Status.SAT and two.n_solutions == 1
+    check_all(board, two)
+    assert two.stats["portfolio"] == 2 and two.stats["subproblems"] == 2
+    assert two.stats["probes"] > 0 and two.stats["split_depth"] == 0
+    board = read(INSTANCES / "futoshiki" / "9x9-recursive-01.json")  # needs the lookahead
+    three = solve(board, workers=3, time_limit=60)
+    assert three.status is Status.SAT
+    check_all(board, three)
+    assert three.stats["portfolio"] == 2 and three.stats["split_depth"] >= 1
+    assert len(three.stats["worker_nodes"]) == 3
+    assert no_workers_left()
+
+
+@pytest.mark.parametrize("workers", (2, 3))
+def test_parallel_portfolio_unsat(workers: int) -> None:
+    """A portfolio search that proves there is no solution answers unsat for all."""
+    from futocp.relations import Relation
+
+    base = latin_square(6)
+    board = Board(36, base.asterisms, base.labels, shape=(6, 6),
+                  relations=[Relation("cage", (0, 1), (("sum", 3),)),
+                             Relation("cage", (2, 3), (("sum", 3),))])
+    r = solve(board, workers=workers, lookahead="always", time_limit=60)
+    assert r.status is Status.UNSAT and r.exhausted and r.solutions == []
+    assert r.stats["portfolio"] == 2
+    assert no_workers_left()
+
+
+def test_parallel_time_limit() -> None:
+    import time
+
+    board = read(INSTANCES / "qwh" / "qwh-o30-h374-01.dzn")
+    for mode in ("never", "auto"):
+        t0 = time.perf_counter()
+        r = solve(board, workers=2, lookahead=mode, time_limit=0.3)
+        assert time.perf_counter() - t0 < 5
+        assert r.status is Status.UNKNOWN and not r.exhausted and r.solutions == []
+    t0 = time.perf_counter()
+    r = solve(latin_square(6), workers=2, limit=None, time_limit=0.5)  # 812,851,200 solutions
+    assert time.perf_counter() - t0 < 5
+    assert r.status is Status.SAT and not r.exhausted
+    check_all(latin_square(6), r)
+    assert no_workers_left()
+
+
+def test_workers_option_is_checked() -> None:
+    from futocp.errors import UsageError
+
+    with pytest.raises(UsageError):
+        solve(latin_square(3), workers=0)
+    r = solve(latin_square(3), limit=None)
+    assert "workers" not in r.stats  # sequential by default

@@ -48,13 +48,31 @@ total by a quarter).
 Undo is by copying the lists at each node (copying a list of small ints is
 faster in CPython than replaying a trail). The search is an explicit stack, so
 enumeration depth is not bounded by Python's recursion limit. Without a seed
-the search is deterministic; a seed shuffles the tie-break order and the value
-order.
+the search is deterministic; a seed shuffles the tie-break order (it is part of
+the compiled :class:`ListcolorProgram`) and the value order.
+
+Parallel search (seed 004), option ``workers=N``: the search is split at its
+first levels into subproblems -- the nodes of the first levels of the tree,
+their lists propagated, expanded level by level with the brancher the
+sequential search starts with until there are enough -- solved in N forked
+processes by the shared pool (:mod:`futocp.backends.parallel`): counts add up
+when enumerating (with ``lookahead="never"`` the solutions come in the
+sequential order and every counter equals the sequential run's), the first
+solution stops the others when one is asked for. With one solution asked for
+and the default ``weight="portfolio"``, the two lookahead searches that the
+sequential search runs in turns run side by side instead, one per process,
+the first to finish answering (with more workers than searches, each
+search's tree is split as above); on the hard QWH instances this is what
+divides the time (a tree split of a satisfiable instance mostly waits for
+the subtree the sequential search would have found the solution in).
 
 Stats: ``nodes`` (children entered), ``backtracks`` (dead ends),
 ``removed_values`` (values removed by propagation in the search, plus the
 Model filtering's), ``max_depth``, ``probes`` (lookahead propagations),
-``failed_literals`` and ``dilemma_values``.
+``failed_literals`` and ``dilemma_values``; with ``workers``: ``workers``,
+``worker_nodes`` (nodes per worker), ``split_depth``, ``split_nodes`` (nodes
+entered before the workers start), ``subproblems`` and, for a portfolio,
+``portfolio`` (the number of searches).
 
 Example:
     >>> from futocp.families import latin_square
@@ -68,17 +86,20 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
-from ..errors import UnsupportedError
+from ..errors import UnsupportedError, UsageError
 from ..model import Model
-from ..result import Result, Status
+from ..result import Result
 from .base import Backend, Deadline, Option
+from .parallel import WORKERS_OPTION, fork_available, run_parallel
 
 __all__ = ["ListcolorBackend", "ListcolorProgram", "compile_program", "make_propagator",
-           "make_plain_brancher", "make_lookahead_brancher", "settle", "WEIGHTS"]
+           "make_plain_brancher", "make_lookahead_brancher", "settle", "Child", "Probe",
+           "WEIGHTS"]
 
 _CHECK_EVERY = 16  # nodes between two deadline checks
 _ARCS, _PEERS = 2, 4  # a changed cell's binary relations (but less), its partial groups
@@ -109,6 +130,9 @@ class ListcolorProgram:
         distinct: The partial all-different groups (cages), as tuples of internal cells.
         cages: Per cage, ``(cells, combinations)``: its internal cells and the
             bit sets of values that may fill it together (right size and sum).
+        values: The Model's labels (value index -> label), to write solutions.
+        seed: The seed that shuffled the tie-break order (None: the cell order);
+            the search shuffles its value order from it too.
     """
 
     cells: tuple[int, ...]
@@ -123,6 +147,8 @@ class ListcolorProgram:
     arcs: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = ()
     distinct: tuple[tuple[int, ...], ...] = ()
     cages: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
+    values: tuple[Any, ...] = ()
+    seed: int | None = None
 
     @property
     def full(self) -> int:
@@ -145,8 +171,8 @@ class ListcolorProgram:
         return out
 
 
-def compile_program(model: Model, rng: random.Random | None = None) -> ListcolorProgram:
-    """Compile ``model``; ``rng`` shuffles the tie-break order among equal-degree cells."""
+def compile_program(model: Model, seed: int | None = None) -> ListcolorProgram:
+    """Compile ``model``; ``seed`` shuffles the tie-break order among equal-degree cells."""
     n = model.n_cells
     degree = [0] * n
     for rel in model.binary:  # every binary relation; a plain Futoshiki: its inequalities
@@ -156,8 +182,8 @@ def compile_program(model: Model, rng: random.Random | None = None) -> Listcolor
         for c in rel.cells:
             degree[c] += 1
     order = list(range(n))
-    if rng is not None:
-        rng.shuffle(order)
+    if seed is not None:
+        random.Random(seed).shuffle(order)
     order.sort(key=lambda c: -degree[c])  # stable: ties keep cell (or shuffled) order
     internal = [0] * n
     for i, c in enumerate(order):
@@ -198,6 +224,8 @@ def compile_program(model: Model, rng: random.Random | None = None) -> Listcolor
         distinct=tuple(tuple(internal[c] for c in con.cells) for con in model.all_different),
         cages=tuple((tuple(internal[c] for c in rel.cells), tuple(model.combinations(rel)))
                     for rel in model.cages),
+        values=tuple(model.values),
+        seed=seed,
     )
 
 
@@ -355,6 +383,7 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
                 counter[1] += binary
                 return True
             g = dirty.pop()
+            assert queued is not None  # groups to revise exist only in a slow model
             queued[g] = False
             if g >= n_groups:  # a cage: the label sets that still fit
                 cells, combos = cages[g - n_groups]
@@ -398,6 +427,7 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
                                 events.append((holder, low))
                 continue
             counts = gcounts[g]
+            assert counts is not None  # only count groups are ever dirty
             cells = gcells[g]
             for v in range(m):
                 bit = 1 << v
@@ -429,7 +459,40 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
     return propagate, counter
 
 
-Child = tuple[int, int, "list[int] | None", "list[int] | None", int]
+class Child(NamedTuple):
+    """A child of a search node: the choice "``cell`` takes the value of ``bit``".
+
+    A plain brancher leaves the lists to the search (``doms``/``dual`` None:
+    it copies the node's and propagates the choice); a lookahead brancher has
+    propagated the choice already and hands over the lists, with the number
+    of values the propagation removed.
+    """
+
+    cell: int
+    bit: int
+    doms: list[int] | None
+    dual: list[int] | None
+    removed: int
+
+
+class Probe(NamedTuple):
+    """A side of a binary choice, propagated on copies of the node's lists.
+
+    Attributes:
+        weight: Its score (new binary choices or removed values, by the option ``weight``).
+        removed: Values its propagation removed.
+        doms: The propagated lists.
+        dual: The propagated dual table.
+        trail: The cells whose lists it changed.
+    """
+
+    weight: int
+    removed: int
+    doms: list[int]
+    dual: list[int]
+    trail: list[int]
+
+
 Brancher = Callable[[list[int], list[int]], "list[Child] | None"]
 
 WEIGHTS = ("binary", "removed")
@@ -437,15 +500,6 @@ WEIGHTS = ("binary", "removed")
 
 class _Timeout(Exception):
     """The deadline passed during a lookahead."""
-
-
-def _bits_of(d: int) -> list[int]:
-    out = []
-    while d:
-        low = d & -d
-        out.append(low)
-        d ^= low
-    return out
 
 
 def make_plain_brancher(prog: ListcolorProgram, dual_branching: bool,
@@ -456,30 +510,48 @@ def make_plain_brancher(prog: ListcolorProgram, dual_branching: bool,
     cell order) or, with ``dual_branching``, the (all-different asterism,
     label) pair with the fewest cells left when that is smaller. Answers ``[]``
     when every cell is fixed, else the children in the order to try them, each
-    ``(cell, bit, None, None, 0)``: the choice "cell takes the value of
+    a :class:`Child` without lists: the choice "cell takes the value of
     ``bit``", to be propagated by the search. ``rng`` shuffles the children.
     """
     m = prog.n_values
     sizes_from = range(2, m + 1)
     use_dual = dual_branching and bool(prog.dual_groups)
     positions = [prog.groups[g] for g in prog.dual_groups]
+    # per cell, its children by value index, made once when the cell is first
+    # branched on (the search pops them, never changes them)
+    rows: list[list[Child] | None] = [None] * len(prog.domains)
+
+    def row(c: int) -> list[Child]:
+        kids = rows[c] = [Child(c, 1 << v, None, None, 0) for v in range(m)]
+        return kids
 
     def plain(doms: list[int], dual: list[int]) -> list[Child]:
         sizes = list(map(int.bit_count, doms))
         dsizes = list(map(int.bit_count, dual)) if use_dual else ()
+        out: list[Child] = []
         for k in sizes_from:
             if k in sizes:
                 c = sizes.index(k)
-                out: list[Child] = [(c, b, None, None, 0) for b in _bits_of(doms[c])]
+                kids = rows[c] or row(c)
+                d = doms[c]
+                while d:
+                    low = d & -d
+                    d ^= low
+                    out.append(kids[low.bit_length() - 1])
                 break
             if k in dsizes:
                 i = dsizes.index(k)
                 cells = positions[i // m]
-                v = 1 << (i % m)
-                out = [(cells[p.bit_length() - 1], v, None, None, 0) for p in _bits_of(dual[i])]
+                v = i % m
+                x = dual[i]
+                while x:
+                    low = x & -x
+                    x ^= low
+                    c = cells[low.bit_length() - 1]
+                    out.append((rows[c] or row(c))[v])
                 break
         else:
-            return []
+            return out
         if rng is not None:
             rng.shuffle(out)
         return out
@@ -488,8 +560,8 @@ def make_plain_brancher(prog: ListcolorProgram, dual_branching: bool,
 
 
 def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, counter: list[int],
-                            stats: dict[str, int], deadline: Deadline, fallback: Brancher,
-                            weight: str = "binary") -> Brancher:
+                            stats: dict[str, int], expired: Callable[[], bool],
+                            fallback: Brancher, weight: str = "binary") -> Brancher:
     """The lookahead branching function ``branch(doms, dual)`` -> children, ``[]`` or None.
 
     In the manner of the Satz SAT solver, every *binary choice* -- a cell with
@@ -507,9 +579,10 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
     Without binary choices, ``fallback`` branches.
 
     Answers None for a dead end (the node's lists are then garbage), ``[]``
-    when every cell is fixed, else the children ``(cell, bit, doms, dual,
-    removed)`` in the order to try them, with their propagated lists and the
-    number of values their propagation removed.
+    when every cell is fixed, else the children (:class:`Child`) in the order
+    to try them, with their propagated lists and the number of values their
+    propagation removed. Every ``_CHECK_EVERY`` probes it asks ``expired()``
+    and raises ``_Timeout`` when it answers True.
     """
     if weight not in WEIGHTS:
         raise ValueError(f"weight must be one of {WEIGHTS}, not {weight!r}")
@@ -518,13 +591,15 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
     positions = [prog.groups[g] for g in prog.dual_groups]
     use_dual = bool(positions)
     check = [_CHECK_EVERY]
+    # a Probe per propagation: tuple.__new__ skips the NamedTuple's Python-level
+    # __new__ (a fifth of the cost of making one)
+    new_probe = tuple.__new__
 
-    def probe(doms: list[int], dual: list[int], c: int, bit: int
-              ) -> tuple[int, int, list[int], list[int], list[int]] | None:
+    def probe(doms: list[int], dual: list[int], c: int, bit: int) -> Probe | None:
         check[0] -= 1
         if not check[0]:
             check[0] = _CHECK_EVERY
-            if deadline.expired():
+            if expired():
                 raise _Timeout
         stats["probes"] += 1
         removed0, binary0 = counter
@@ -536,7 +611,7 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
         w = (counter[1] - binary0) * 64 + removed if by_binary else removed
         counter[0] = removed0  # a probe removes nothing from the node
         counter[1] = binary0
-        return (w, removed, d, u, trail) if ok else None
+        return new_probe(Probe, (w, removed, d, u, trail)) if ok else None
 
     def branch(doms: list[int], dual: list[int]) -> list[Child] | None:
         while True:
@@ -556,7 +631,7 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
                         pairs.append((cells[low.bit_length() - 1], v, cells[(x ^ low).bit_length() - 1], v))
             if not pairs:
                 return fallback(doms, dual)
-            cache: dict[tuple[int, int], Any] = {}
+            cache: dict[tuple[int, int], Probe | None] = {}
             changed = False
             best = None
             best_score = -1
@@ -585,10 +660,10 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
                         return None
                     changed = True
                     continue
-                common = set(r1[4]).intersection(r2[4])
+                common = set(r1.trail).intersection(r2.trail)
                 if common:
-                    s1 = r1[2]
-                    s2 = r2[2]
+                    s1 = r1.doms
+                    s2 = r2.doms
                     events = []
                     for c in common:
                         keep = s1[c] | s2[c]
@@ -600,8 +675,8 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
                             return None
                         changed = True
                         continue
-                w1 = r1[0]
-                w2 = r2[0]
+                w1 = r1.weight
+                w2 = r2.weight
                 score = w1 * w2 * 1024 + w1 + w2
                 if score > best_score:
                     best_score = score
@@ -611,11 +686,12 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
             if best is None:  # every pair was settled on the way
                 return fallback(doms, dual)
             c1, b1, c2, b2 = best
-            r1 = cache[c1, b1]
-            r2 = cache[c2, b2]
-            k1 = (c1, b1, r1[2], r1[3], r1[1])
-            k2 = (c2, b2, r2[2], r2[3], r2[1])
-            return [k1, k2] if r1[0] <= r2[0] else [k2, k1]
+            p1 = cache[c1, b1]
+            p2 = cache[c2, b2]
+            assert p1 is not None and p2 is not None  # the best pair has two live sides
+            k1 = Child(c1, b1, p1.doms, p1.dual, p1.removed)
+            k2 = Child(c2, b2, p2.doms, p2.dual, p2.removed)
+            return [k1, k2] if p1.weight <= p2.weight else [k2, k1]
 
     return branch
 
@@ -635,6 +711,11 @@ class ListcolorBackend(Backend):
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "strings",
                               "less", "binary", "alldifferent", "cage"})
     extra = None
+    requires = ()
+    counters: ClassVar[tuple[str, ...]] = (
+        "nodes", "backtracks", "removed_values", "max_depth", "probes", "failed_literals",
+        "dilemma_values")
+    count_rank = 0  # the fastest at counting (benchmarks/sudoku.py)
     max_literals = 4_000_000
     options = (
         Option("lookahead", str, "auto", ("auto", "always", "never"),
@@ -642,14 +723,15 @@ class ListcolorBackend(Backend):
                f"auto = once the plain search has met {_AUTO_SWITCH} dead ends"),
         Option("weight", str, "portfolio", WEIGHTS + ("portfolio",),
                "lookahead score of a side: new binary choices (binary) or removed values "
-               "(removed); portfolio = with limit=1 both searches in turns, the first to finish "
-               "answers (else removed)"),
+               "(removed); portfolio = with limit=1 both searches in turns (with workers: side "
+               "by side), the first to finish answers (else removed)"),
         Option("branching", str, "cell", ("cell", "dual"),
                "plain search: the cell with the fewest labels (cell), or also the "
                "(asterism, label) pair with the fewest cells when that is smaller (dual)"),
         Option("hidden_singles", bool, True, None,
                "force a label that fits only one cell of an asterism (count: exactly the cells "
                "left; cage: a label all its remaining sets need)"),
+        WORKERS_OPTION,
     )
 
     def check(self, model: Model) -> None:
@@ -666,156 +748,192 @@ class ListcolorBackend(Backend):
                 f"backend {self.name!r} refuses a model of {model.n_cells} cells: its search "
                 f"stack could need {worst / 1e9:.1f} GB (limit {_MAX_STACK_BYTES / 1e9:.0f} GB)")
 
-    def compile(self, model: Model, **options: Any) -> ListcolorProgram:
+    def compile(self, model: Model, *, seed: int | None = None, **options: Any
+                ) -> ListcolorProgram:
+        """The program :meth:`solve` runs: ``seed`` shuffles its tie-break order (and
+        the search's value order); the options are checked (they choose how the
+        program is searched, not what it is)."""
         self.parse_options(options)
-        return compile_program(model)
+        return compile_program(model, seed)
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
         t0 = time.perf_counter()
         deadline = Deadline(time_limit)
-        rng = random.Random(seed) if seed is not None else None
-        prog = compile_program(model, rng)
-        propagate, counter = make_propagator(prog, options["hidden_singles"])
-        encode_s = time.perf_counter() - t0
+        workers = options["workers"]
+        if workers < 1:
+            raise UsageError(f"option workers={workers}: expected at least 1")
+        prog = self.compile(model, seed=seed, **options)
+        settings = {key: options[key] for key in _SEARCH_OPTIONS}
         t1 = time.perf_counter()
-        stats = {"nodes": 0, "backtracks": 0, "max_depth": 0, "probes": 0,
-                 "failed_literals": 0, "dilemma_values": 0}
-        plain = make_plain_brancher(prog, options["branching"] == "dual", rng)
-        weights = [options["weight"]]
-        if weights == ["portfolio"]:
-            weights = ["removed", "binary"] if limit == 1 else ["removed"]
-        looks = [make_lookahead_brancher(prog, propagate, counter, stats, deadline, plain, w)
-                 for w in weights]
-        solutions: list[tuple[Any, ...]] = []
-        finished = _search(prog, propagate, counter, plain, looks, options["lookahead"], limit,
-                           deadline, model, stats, solutions)
-        solve_s = time.perf_counter() - t1
-        if solutions:
-            status = Status.SAT
-        elif finished:
-            status = Status.UNSAT
+        if workers == 1 or not fork_available():
+            search = _Search(prog, limit, deadline.expired, **settings)
+            finished = search.run()
+            solutions, stats = search.solutions, search.counts()
         else:
-            status = Status.UNKNOWN
-        stats["removed_values"] = counter[0] + model.stats.get("removed_values", 0)
-        out = {"encode_s": encode_s, "solve_s": solve_s, **stats}
-        exhausted = finished and (limit is None or len(solutions) < limit)
-        return Result(status, solutions, out, exhausted=exhausted)
+            solutions, finished, stats = _solve_parallel(prog, settings, limit, deadline, workers)
+        stats["removed_values"] += model.stats.get("removed_values", 0)
+        out = {"encode_s": t1 - t0, "solve_s": time.perf_counter() - t1, **stats}
+        return self.outcome(solutions, finished, limit, out)
 
 
-def _search(prog: ListcolorProgram, propagate: Propagator, counter: list[int], plain: Brancher,
-            looks: list[Brancher], mode: str, limit: int | None, deadline: Deadline,
-            model: Model, stats: dict[str, int], solutions: list[tuple[Any, ...]]) -> bool:
-    """The whole search, appending to ``solutions``.
+_SEARCH_OPTIONS = ("lookahead", "weight", "branching", "hidden_singles")
+_STATS = ("nodes", "backtracks", "max_depth", "probes", "failed_literals", "dilemma_values")
+_SPLIT_PER_WORKER = 16  # subproblems per worker of a plain split ...
+_LOOKAHEAD_SPLIT_PER_WORKER = 4  # ... and of a lookahead split (a lookahead per node above them)
 
-    ``mode`` is the lookahead option: the search branches with ``plain``
-    until ``_AUTO_SWITCH`` dead ends (``auto``), always (``never``) or never
-    (``always``), with the lookahead after. When one solution is asked for,
-    an ``auto`` search that stalls starts again from the root with the
-    lookahead (the plain search's first choices are often the bad ones);
-    when more are asked for, it switches in place (no solution twice). With
-    several lookahead branchers (a portfolio, limit 1), one lookahead search
-    per brancher runs from the root: the first alone for ``_SOLO`` dead ends
-    (small puzzles end there), then all in turns of ``_SLICE`` dead ends,
-    until one of them finishes.
 
-    Answers True when the search is over (space exhausted or limit reached),
-    False when the deadline stopped it.
+class _Search:
+    """One listcolor search over a compiled program: a whole solve, the split of
+    a parallel solve, or one of its subproblems in a worker.
+
+    It owns the propagation (:func:`make_propagator`), the branchers (the plain
+    one, one lookahead brancher per weight of the portfolio), the counters and
+    the solutions; :meth:`run` is the search strategy, :meth:`dfs` one
+    depth-first search, :meth:`split` the first levels of the tree.
+
+    Attributes:
+        prog: The compiled program.
+        limit: Solutions wanted (None: all).
+        expired: Answers True when the search must stop (deadline, or a worker told to stop).
+        mode: The ``lookahead`` option (``auto``, ``always``, ``never``).
+        propagate: The propagation function; ``counter[0]`` counts removed values.
+        stats: ``nodes``, ``backtracks``, ``max_depth``, ``probes``, ``failed_literals``,
+            ``dilemma_values``.
+        plain: The plain brancher.
+        looks: The lookahead branchers (two for a portfolio, else one).
+        solutions: The solutions found, as label tuples in Model cell order.
     """
-    n = len(prog.domains)
-    values = model.values
-    where = prog.cells
 
-    def record(doms: list[int]) -> None:
-        out: list[Any] = [None] * n
-        for i, d in enumerate(doms):
-            out[where[i]] = values[d.bit_length() - 1]
-        solutions.append(tuple(out))
+    def __init__(self, prog: ListcolorProgram, limit: int | None, expired: Callable[[], bool],
+                 lookahead: str = "auto", weight: str = "portfolio", branching: str = "cell",
+                 hidden_singles: bool = True) -> None:
+        self.prog = prog
+        self.limit = limit
+        self.expired = expired
+        self.mode = lookahead
+        self.propagate, self.counter = make_propagator(prog, hidden_singles)
+        self.stats: dict[str, int] = dict.fromkeys(_STATS, 0)
+        rng = None if prog.seed is None else random.Random(f"{prog.seed}:values")
+        self.plain = make_plain_brancher(prog, branching == "dual", rng)
+        weights = [weight]
+        if weight == "portfolio":
+            weights = ["removed", "binary"] if limit == 1 else ["removed"]
+        self.looks = [make_lookahead_brancher(prog, self.propagate, self.counter, self.stats,
+                                              expired, self.plain, w) for w in weights]
+        self.solutions: list[tuple[Any, ...]] = []
 
-    root = list(prog.domains)
-    if not all(root):
-        return True
-    root_dual = prog.dual_table(root)
-    if not settle(prog, propagate, root, root_dual):
-        return True
-    switch = {"never": _NEVER, "always": 0, "auto": _AUTO_SWITCH}[mode]
+    def counts(self) -> dict[str, Any]:
+        """The counters so far: the stats and ``removed_values`` (by propagation)."""
+        return {**self.stats, "removed_values": self.counter[0]}
 
-    def run(doms: list[int], dual: list[int], look: Brancher, switch: int, budget: int,
-            turn: int) -> Any:
-        return _dfs(doms, dual, propagate, counter, plain, look, switch, budget, turn,
-                    limit, deadline, stats, record, solutions)
+    def root(self) -> tuple[list[int], list[int]] | None:
+        """The program's lists and their dual table at the propagation fixpoint
+        (None: a dead end before any choice)."""
+        doms = list(self.prog.domains)
+        if not all(doms):
+            return None
+        dual = self.prog.dual_table(doms)
+        if not settle(self.prog, self.propagate, doms, dual):
+            return None
+        return doms, dual
 
-    try:
-        if limit != 1 or switch in (0, _NEVER):
-            if len(looks) == 1 or switch == _NEVER:  # one search, switching in place
-                return _finish(run(root, root_dual, looks[0], switch, _NEVER, _NEVER))
-        else:  # plain first; if it stalls, start again from the root with lookahead
-            out = _finish(run(root[:], root_dual[:], looks[0], _NEVER, switch, _NEVER))
-            if out is not None:
-                return out
-            if len(looks) == 1:
-                return _finish(run(root, root_dual, looks[0], 0, _NEVER, _NEVER))
-        searches = [run(root[:], root_dual[:], look, 0, _NEVER, _SLICE) for look in looks]
-        for _ in range(_SOLO // _SLICE):  # the first search alone for a while
-            try:
-                next(searches[0])
-            except StopIteration as stop:
-                return bool(stop.value)
-        while True:
-            for search in searches:
-                try:
-                    next(search)
-                except StopIteration as stop:
-                    return bool(stop.value)
-    except _Timeout:
-        return False
+    def record(self, doms: list[int]) -> None:
+        """Append the solution of the fixed lists ``doms``."""
+        values = self.prog.values
+        out: list[Any] = [None] * len(doms)
+        for c, d in zip(self.prog.cells, doms, strict=True):
+            out[c] = values[d.bit_length() - 1]
+        self.solutions.append(tuple(out))
 
+    def run(self, start: tuple[list[int], list[int]] | None = None) -> bool:
+        """The whole search, from the root or from ``start`` (lists and dual table at
+        their fixpoint, consumed), appending to :attr:`solutions`.
 
-def _finish(search: Any) -> bool | None:
-    """Run a search generator to its end; its answer."""
-    while True:
+        The search branches with the plain brancher until ``_AUTO_SWITCH`` dead
+        ends (mode ``auto``), always (``never``) or never (``always``), with
+        the lookahead after. When one solution is asked for, an ``auto``
+        search that stalls starts again from the root with the lookahead (the
+        plain search's first choices are often the bad ones); when more are
+        asked for, it switches in place (no solution twice). With several
+        lookahead branchers (a portfolio, limit 1), one lookahead search per
+        brancher runs from the root: the first alone for ``_SOLO`` dead ends
+        (small puzzles end there), then all in turns of ``_SLICE`` dead ends,
+        until one of them finishes.
+
+        Answers True when the search is over (space exhausted or limit
+        reached), False when :attr:`expired` stopped it.
+        """
+        if start is None:
+            start = self.root()
+            if start is None:
+                return True
+        root, root_dual = start
+        switch = {"never": _NEVER, "always": 0, "auto": _AUTO_SWITCH}[self.mode]
+        looks = self.looks
+        dfs = self.dfs
         try:
-            next(search)
-        except StopIteration as stop:
-            return stop.value
+            if self.limit != 1 or switch in (0, _NEVER):
+                if len(looks) == 1 or switch == _NEVER:  # one search, switching in place
+                    return bool(_finish(dfs(root, root_dual, looks[0], switch, _NEVER, _NEVER)))
+            else:  # plain first; if it stalls, start again from the root with lookahead
+                out = _finish(dfs(root[:], root_dual[:], looks[0], _NEVER, switch, _NEVER))
+                if out is not None:
+                    return out
+                if len(looks) == 1:
+                    return bool(_finish(dfs(root, root_dual, looks[0], 0, _NEVER, _NEVER)))
+            return _portfolio([dfs(root[:], root_dual[:], look, 0, _NEVER, _SLICE)
+                               for look in looks])
+        except _Timeout:
+            return False
 
+    def dfs(self, doms: list[int], dual: list[int], look: Brancher, switch: int, budget: int,
+            turn: int) -> Generator[None, None, bool | None]:
+        """One depth-first search from the lists ``doms``/``dual`` (consumed), as a generator.
 
-def _dfs(doms: list[int], dual: list[int], propagate: Propagator, counter: list[int],
-         plain: Brancher, look: Brancher, switch: int, budget: int, turn: int, limit: int | None,
-         deadline: Deadline, stats: dict[str, int], record: Callable[[list[int]], None],
-         solutions: list[tuple[Any, ...]]) -> Any:
-    """One depth-first search from the lists ``doms``/``dual`` (consumed), as a generator.
-
-    Branches with ``plain`` until ``switch`` dead ends, with ``look`` after;
-    yields (pauses) after every ``turn`` dead ends. Its return value: True
-    (search over), False (deadline) or None (``budget`` dead ends reached).
-    """
-    nodes = backtracks = 0
-    max_depth = stats["max_depth"]
-    stack: list[tuple[list[int], list[int], list[Child]]] = []
-    check = _CHECK_EVERY
-    branch = plain if switch else look
-    try:
-        while True:
-            kids = branch(doms, dual)
-            if kids is None:
-                backtracks += 1
-                if backtracks == switch:
-                    branch = look
-                if backtracks == budget:
-                    return None
-                if not backtracks % turn:
-                    yield
-            elif not kids:
-                record(doms)
-                if limit is not None and len(solutions) >= limit:
+        Branches with the plain brancher until ``switch`` dead ends, with
+        ``look`` after; yields (pauses) after every ``turn`` dead ends. Its
+        return value: True (search over), False (:attr:`expired`) or None
+        (``budget`` dead ends reached).
+        """
+        propagate = self.propagate
+        counter = self.counter
+        expired = self.expired
+        limit = self.limit
+        solutions = self.solutions
+        record = self.record
+        stats = self.stats
+        nodes = backtracks = 0
+        max_depth = stats["max_depth"]
+        stack: list[tuple[list[int], list[int], list[Child]]] = []
+        check = _CHECK_EVERY
+        branch = self.plain if switch else look
+        alive = True  # doms/dual are a node to branch on (False: a dead end)
+        try:
+            while True:
+                if alive:
+                    kids = branch(doms, dual)
+                    if kids:
+                        kids.reverse()  # popped from the end
+                        stack.append((doms, dual, kids))
+                        if len(stack) > max_depth:
+                            max_depth = len(stack)
+                    elif kids is None:
+                        alive = False
+                    else:  # every cell fixed
+                        record(doms)
+                        if limit is not None and len(solutions) >= limit:
+                            return True
+                if not alive:  # a dead end (branching or propagation failed)
+                    backtracks += 1
+                    if backtracks == switch:
+                        branch = look
+                    if backtracks == budget:
+                        return None
+                    if not backtracks % turn:
+                        yield
+                if not stack:
                     return True
-            else:
-                kids.reverse()  # popped from the end
-                stack.append((doms, dual, kids))
-                if len(stack) > max_depth:
-                    max_depth = len(stack)
-            while stack:
                 pdoms, pdual, kids = stack[-1]
                 c, bit, d, u, removed = kids.pop()
                 if not kids:
@@ -824,35 +942,197 @@ def _dfs(doms: list[int], dual: list[int], propagate: Propagator, counter: list[
                 check -= 1
                 if not check:
                     check = _CHECK_EVERY
-                    if deadline.expired():
+                    if expired():
                         return False
-                if d is not None:
+                if d is not None:  # propagated by the lookahead
+                    assert u is not None
                     counter[0] += removed
-                else:
-                    if kids:
-                        d = pdoms[:]
-                        u = pdual[:]
-                    else:  # the last child: the parent's lists are free
-                        d = pdoms
-                        u = pdual
-                    if not propagate(d, u, [(c, bit)]):
-                        backtracks += 1
-                        if backtracks == switch:
-                            branch = look
-                        if backtracks == budget:
-                            return None
-                        if not backtracks % turn:
-                            yield
-                        continue
+                    alive = True
+                elif kids:
+                    d = pdoms[:]
+                    u = pdual[:]
+                    alive = propagate(d, u, [(c, bit)])
+                else:  # the last child: the parent's lists are free
+                    d = pdoms
+                    u = pdual
+                    alive = propagate(d, u, [(c, bit)])
                 doms = d
                 dual = u
+        finally:
+            stats["nodes"] += nodes
+            stats["backtracks"] += backtracks
+            stats["max_depth"] = max(stats["max_depth"], max_depth)
+
+    def split(self, start: tuple[list[int], list[int]], branch: Brancher, target: int
+              ) -> tuple[list[tuple[list[int], list[int], int]], int] | None:
+        """The first levels of the search tree from ``start``, branching with ``branch``.
+
+        The frontier goes one level deeper at a time until it holds ``target``
+        nodes or only solutions; a child whose propagation fails is a dead end
+        (counted, dropped). Nodes and dead ends count as in :meth:`dfs`, so
+        that the split's counters plus those of searches from the frontier's
+        nodes add up to one search's.
+
+        Returns:
+            ``(frontier, depth)``: the nodes ``(doms, dual, level)`` in search
+            order (a solution found above ``depth`` stays at its level), or None
+            when :attr:`expired` stopped the split.
+        """
+        propagate = self.propagate
+        stats = self.stats
+        frontier = [(start[0], start[1], 0)]
+        depth = 0
+        while len(frontier) < target:
+            deeper: list[tuple[list[int], list[int], int]] = []
+            grew = False
+            for doms, dual, level in frontier:
+                if self.expired():
+                    return None
+                kids = branch(doms, dual) if level == depth else []
+                if kids is None:
+                    stats["backtracks"] += 1
+                    continue
+                if not kids:  # a solution: a subproblem with one leaf
+                    deeper.append((doms, dual, level))
+                    continue
+                grew = True
+                for c, bit, d, u, removed in kids:
+                    stats["nodes"] += 1
+                    if d is None:
+                        d = doms[:]
+                        u = dual[:]
+                        if not propagate(d, u, [(c, bit)]):
+                            stats["backtracks"] += 1
+                            continue
+                    else:
+                        self.counter[0] += removed
+                    assert u is not None
+                    deeper.append((d, u, level + 1))
+            frontier = deeper
+            if not grew:
                 break
-            else:
-                return True
-    finally:
-        stats["nodes"] += nodes
-        stats["backtracks"] += backtracks
-        stats["max_depth"] = max(stats["max_depth"], max_depth)
+            depth += 1
+        stats["max_depth"] = max(stats["max_depth"], depth)
+        return frontier, depth
+
+
+def _finish(search: Generator[None, None, bool | None]) -> bool | None:
+    """Run a search generator to its end; its answer."""
+    while True:
+        try:
+            next(search)
+        except StopIteration as stop:
+            return stop.value
+
+
+def _portfolio(searches: list[Generator[None, None, bool | None]]) -> bool:
+    """Run searches in turns (the first alone for ``_SOLO`` dead ends) until one
+    finishes; its answer."""
+    try:
+        for _ in range(_SOLO // _SLICE):  # the first search alone for a while
+            next(searches[0])
+        while True:
+            for search in searches:
+                next(search)
+    except StopIteration as stop:
+        return bool(stop.value)
+
+
+def _solve_parallel(prog: ListcolorProgram, settings: dict[str, Any], limit: int | None,
+                    deadline: Deadline, workers: int
+                    ) -> tuple[list[tuple[Any, ...]], bool, dict[str, Any]]:
+    """``workers=N`` (seed 004): split the search at its first levels into
+    subproblems, solve them in N processes
+    (:func:`~futocp.backends.parallel.run_parallel`). Answers ``(solutions,
+    finished, stats)``.
+
+    The split begins as the sequential search does. Enumerating, or with
+    lookahead ``never``, or one lookahead weight: the tree is split, level by
+    level, with the plain brancher (``never``, and ``auto`` when enumerating:
+    the workers then switch in their subtrees) or with the lookahead
+    (``always``; ``auto`` with limit 1 once the plain search has met
+    ``_AUTO_SWITCH`` dead ends here, as the sequential search restarts).
+    With limit 1 and the ``portfolio`` weight, the sequential search runs
+    one lookahead search per weight in turns: here they run side by side,
+    one per process (each weight's tree split in turn when there are more
+    workers than weights), the first to finish answering.
+    """
+    main = _Search(prog, limit, deadline.expired, **settings)
+    extra: dict[str, Any] = {"workers": workers, "worker_nodes": [0] * workers,
+                             "split_depth": 0, "split_nodes": 0, "subproblems": 0}
+
+    def answer(finished: bool) -> tuple[list[tuple[Any, ...]], bool, dict[str, Any]]:
+        extra["split_nodes"] = main.stats["nodes"]
+        return main.solutions, finished, {**main.counts(), **extra}
+
+    start = main.root()
+    if start is None:
+        return answer(True)
+    mode = settings["lookahead"]
+    weights = [settings["weight"]]
+    if weights == ["portfolio"]:
+        weights = ["removed", "binary"] if limit == 1 and mode != "never" else ["removed"]
+    subproblems: list[tuple[list[int], list[int], int, str]] = []
+    groups: list[str] = []
+    try:
+        if mode == "auto" and limit == 1:
+            doms, dual = start
+            out = _finish(main.dfs(doms[:], dual[:], main.looks[0], _NEVER, _AUTO_SWITCH, _NEVER))
+            if out is not None:
+                return answer(out)
+            mode = "always"
+        if mode != "always":  # a plain split
+            splits = [main.split(start, main.plain, workers * _SPLIT_PER_WORKER)]
+        elif len(weights) >= workers:  # a portfolio: each search from the root
+            splits = [([(start[0][:], start[1][:], 0)], 0) for _ in weights]
+        else:  # each weight's tree split by its own lookahead
+            per_weight = -(-workers * _LOOKAHEAD_SPLIT_PER_WORKER // len(weights))
+            splits = [main.split((start[0][:], start[1][:]), look, per_weight)
+                      for look in main.looks]  # a lookahead narrows its node's lists
+    except _Timeout:
+        return answer(False)
+    depth = 0
+    for weight, split in zip(weights, splits, strict=True):
+        if split is None:
+            return answer(False)
+        frontier, level = split
+        depth = max(depth, level)
+        subproblems += [(doms, dual, level, weight) for doms, dual, level in frontier]
+        groups += [weight] * len(frontier)
+    # the groups' subproblems in turns, so that every search starts at once
+    seen: Counter[str] = Counter()
+    turn = []
+    for weight in groups:
+        turn.append(seen[weight])
+        seen[weight] += 1
+    order = sorted(range(len(subproblems)), key=lambda i: (turn[i], i))
+    subproblems = [subproblems[i] for i in order]
+    groups = [groups[i] for i in order]
+    extra["split_depth"] = depth
+    extra["subproblems"] = len(subproblems)
+    if len(weights) > 1:
+        extra["portfolio"] = len(weights)
+    if any(not seen[weight] for weight in weights):
+        return answer(True)  # a search with no subproblem left: no solution
+
+    def solve_one(sub: tuple[list[int], list[int], int, str], limit: int | None,
+                  interrupted: Callable[[], bool]
+                  ) -> tuple[list[tuple[Any, ...]], bool, dict[str, Any]]:
+        doms, dual, level, weight = sub
+        search = _Search(prog, limit, interrupted, **{**settings, "lookahead": mode,
+                                                      "weight": weight})
+        finished = search.run((doms, dual))
+        stats = search.counts()
+        stats["max_depth"] += level
+        return search.solutions, finished, stats
+
+    par = run_parallel(subproblems, solve_one, workers, limit, deadline, node_key="nodes",
+                       maxima=("max_depth",), groups=groups)
+    solutions, finished, stats = answer(par.finished)
+    for key, value in par.stats.items():
+        stats[key] = max(stats[key], value) if key == "max_depth" else stats[key] + value
+    stats["worker_nodes"] = par.worker_nodes
+    return par.solutions, par.finished, stats
 
 
 def settle(prog: ListcolorProgram, propagate: Propagator, doms: list[int], dual: list[int]) -> bool:

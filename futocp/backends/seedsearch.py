@@ -78,17 +78,15 @@ Parallel search (seed 004), ``workers=N``: the tree is split at its first
 levels into subproblems (:func:`split_search`: the same search, stopped at a
 depth, gives the prefixes -- assignments of the first branching cells -- that
 survive; the depth grows until there are ``_SUBPROBLEMS_PER_WORKER`` per
-worker); :func:`run_parallel` solves them in N forked processes that pull
-subproblems in order, the first solution stops the others when one is asked
-for, and solutions concatenated in subproblem order reproduce the sequential
+worker); :func:`~futocp.backends.parallel.run_parallel` (the process pool
+shared with ``listcolor``, :mod:`futocp.backends.parallel`; its names are
+re-exported here) solves them in N forked processes that pull subproblems in
+order, the first solution stops the others when one is asked for, and
+solutions concatenated in subproblem order reproduce the sequential
 enumeration. Counters add up: on a complete enumeration the split's counters
 plus the workers' equal the sequential run's exactly. ``stats`` also has
 ``workers``, ``worker_nodes`` (explored nodes per worker), ``split_depth``,
-``split_nodes`` and ``subproblems``. :func:`run_parallel`, :func:`restrict` and
-:func:`split_domains` know nothing of this engine: a backend that works on
-domains (``listcolor``) can split with :func:`split_domains`, solve each
-:func:`restrict`-ed set of domains in a ``solve_one`` callable and reuse the
-pool as is.
+``split_nodes`` and ``subproblems``.
 
 Example:
     >>> from futocp.families import futoshiki
@@ -105,21 +103,28 @@ Example:
 
 from __future__ import annotations
 
-import multiprocessing
-import queue as queue_module
 import time
-import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import product
 from typing import Any, ClassVar
 
-from ..errors import SolverError, UsageError
+from ..errors import UsageError
 from ..model import Model
 from ..relations import Relation
 from ..result import Result
-from .base import Backend, Deadline, Option
+from .base import Backend, Deadline
+from .parallel import (
+    _GRACE_S,  # noqa: F401 -- the pool's grace, where it used to live
+    WORKERS_OPTION,
+    ParallelRun,
+    Subproblem,
+    fork_available,
+    restrict,
+    run_parallel,
+    split_domains,
+)
+from .parallel import bit_indices as _bits
 
 __all__ = [
     "ALGORITHMS",
@@ -143,21 +148,8 @@ COUNTER_KEYS = ("explored_nodes", "assignments", "backtracks", "removed_values",
 _CHECK_EVERY = 256  # tests between two looks at the clock (and the stop flag) ...
 _CHECK_EVERY_COSTLY = 16  # ... when a test propagates, or an mrv step scans every cell
 _SUBPROBLEMS_PER_WORKER = 16  # the split deepens until it has this many per worker
-_GRACE_S = 2.0  # seconds the workers get to return after being told to stop
 
-#: A subproblem: assignments ``(cell, value index)`` of the first branching cells.
-Subproblem = tuple[tuple[int, int], ...]
 Arc = tuple[int, int, "tuple[int, ...] | None"]
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    """The value indices of a bit set, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
 
 
 # ------------------------------------------------------------------ the program
@@ -887,198 +879,7 @@ def split_search(prog: SearchProgram, target: int, interrupted: Callable[[], boo
     return frontier, depth, counters, True
 
 
-@dataclass
-class ParallelRun:
-    """What :func:`run_parallel` gathered.
-
-    Attributes:
-        solutions: In subproblem order (the sequential order), at most ``limit``.
-        finished: Every subproblem finished, or ``limit`` solutions found.
-        stats: The numeric stats of the subproblem results, summed.
-        worker_nodes: Per worker, the sum of its results' ``node_key`` stat.
-        subproblems: Number of subproblems.
-        solved: Number of subproblems whose result came back.
-    """
-
-    solutions: list[Any]
-    finished: bool
-    stats: dict[str, Any]
-    worker_nodes: list[int]
-    subproblems: int
-    solved: int
-
-
-SolveOne = Callable[[Any, "int | None", Callable[[], bool]], tuple[list[Any], bool, dict[str, Any]]]
-
-
-def _work(wid: int, subproblems: Sequence[Any], solve_one: SolveOne, limit: int | None,
-          deadline: Deadline, counter: Any, stop: Any, out: Any) -> None:
-    """A worker process: solve subproblems, pulled in order, until none is left
-    or the stop flag is set."""
-    def interrupted() -> bool:
-        return stop.is_set() or deadline.expired()
-
-    try:
-        while not stop.is_set():
-            with counter.get_lock():
-                index = counter.value
-                counter.value += 1
-            if index >= len(subproblems):
-                break
-            solutions, finished, stats = solve_one(subproblems[index], limit, interrupted)
-            out.put(("result", wid, index, solutions, finished, stats))
-            if limit is not None and len(solutions) >= limit:
-                stop.set()
-            if not finished:
-                break
-    except BaseException:  # noqa: BLE001 -- reported to the parent, which raises
-        out.put(("error", wid, traceback.format_exc()))
-    finally:
-        out.put(("exit", wid, None))
-
-
-def fork_available() -> bool:
-    """Whether worker processes can be forked here (they inherit the compiled search)."""
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
-def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne, workers: int,
-                 limit: int | None, deadline: Deadline, node_key: str = "nodes") -> ParallelRun:
-    """Solve ``subproblems`` in ``workers`` forked processes (seed 004's parallel search).
-
-    ``solve_one(subproblem, limit, interrupted)`` runs in a worker (it is
-    inherited by fork, so it may be any closure) and answers ``(solutions,
-    finished, stats)``: ``finished`` False when ``interrupted()`` stopped it,
-    ``stats`` picklable, numbers summed over subproblems. Workers pull the
-    subproblems in order; once ``limit`` solutions are in, or the deadline
-    passes, the others are told to stop, and any process still running after a
-    short grace is terminated: no process outlives the call, whatever happens
-    (an exception in a worker is raised here as a :class:`SolverError`).
-
-    Raises:
-        SolverError: a worker failed or died.
-    """
-    ctx = multiprocessing.get_context("fork")
-    stop = ctx.Event()
-    counter = ctx.Value("i", 0)
-    out = ctx.Queue()
-    procs = [ctx.Process(target=_work, name=f"futocp-worker-{w}", daemon=True,
-                         args=(w, subproblems, solve_one, limit, deadline, counter, stop, out))
-             for w in range(workers)]
-    results: dict[int, tuple[list[Any], bool, dict[str, Any]]] = {}
-    worker_nodes = [0] * workers
-    found = 0
-    error: str | None = None
-    try:
-        for p in procs:
-            p.start()
-        alive = set(range(workers))
-        grace_end: float | None = None
-        while alive:
-            if deadline.expired():
-                stop.set()
-            if stop.is_set() and grace_end is None:
-                grace_end = time.perf_counter() + _GRACE_S
-            if grace_end is not None and time.perf_counter() > grace_end:
-                break
-            try:
-                kind, wid, *rest = out.get(timeout=0.05)
-            except queue_module.Empty:
-                for w in list(alive):
-                    code = procs[w].exitcode
-                    if code is not None and code != 0:
-                        error = error or f"worker {w} died (exit code {code})"
-                        alive.discard(w)
-                        stop.set()
-                continue
-            if kind == "result":
-                index, sub_solutions, sub_finished, sub_stats = rest
-                results[index] = (sub_solutions, sub_finished, sub_stats)
-                worker_nodes[wid] += sub_stats.get(node_key, 0)
-                found += len(sub_solutions)
-                if limit is not None and found >= limit:
-                    stop.set()
-            elif kind == "error":
-                error = error or f"worker {wid} failed:\n{rest[0]}"
-                stop.set()
-            else:
-                alive.discard(wid)
-    finally:
-        stop.set()
-        end = time.perf_counter() + _GRACE_S
-        for p in procs:
-            if p.pid is not None:
-                p.join(timeout=max(0.0, end - time.perf_counter()))
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-                p.join()
-        out.close()
-        out.cancel_join_thread()
-    if error is not None:
-        raise SolverError(error)
-    solutions: list[Any] = []
-    stats: dict[str, Any] = {}
-    for index in sorted(results):
-        sols, _, sub_stats = results[index]
-        solutions.extend(sols)
-        for key, value in sub_stats.items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                stats[key] = stats.get(key, 0) + value
-    reached = limit is not None and len(solutions) >= limit
-    complete = len(results) == len(subproblems) and all(r[1] for r in results.values())
-    if limit is not None:
-        solutions = solutions[:limit]
-    return ParallelRun(solutions, reached or complete, stats, worker_nodes,
-                       len(subproblems), len(results))
-
-
-def restrict(domains: Sequence[int], subproblem: Subproblem) -> list[int]:
-    """``domains`` with each cell of ``subproblem`` reduced to its value.
-
-    Example:
-        >>> restrict([7, 7, 7], ((0, 1), (2, 0)))
-        [2, 7, 1]
-    """
-    out = list(domains)
-    for cell, value in subproblem:
-        out[cell] &= 1 << value
-    return out
-
-
-def split_domains(domains: Sequence[int], target: int,
-                  order: Sequence[int] | None = None) -> list[Subproblem]:
-    """Subproblems for a domain-based search: every combination of values of
-    the first undecided cells (in ``order``, by default the fewest values
-    first, then cell order), enough cells for at least ``target``
-    combinations. Together they cover the domains exactly once; some may be
-    inconsistent (a worker then finds no solution in them quickly).
-
-    Example:
-        >>> split_domains([1, 3, 6, 7], 4)
-        [((1, 0), (2, 1)), ((1, 0), (2, 2)), ((1, 1), (2, 1)), ((1, 1), (2, 2))]
-    """
-    if order is None:
-        order = sorted(range(len(domains)), key=lambda c: (domains[c].bit_count(), c))
-    chosen: list[int] = []
-    combos = 1
-    for cell in order:
-        if combos >= target:
-            break
-        if domains[cell].bit_count() > 1:
-            chosen.append(cell)
-            combos *= domains[cell].bit_count()
-    chosen.sort()
-    return [tuple(zip(chosen, values, strict=True))
-            for values in product(*(_bits(domains[c]) for c in chosen))]
-
-
 # ------------------------------------------------------------------ the backends
-WORKERS_OPTION = Option("workers", int, 1, None,
-                        "processes for the parallel search (seed 004): the tree is split at "
-                        "its first levels into subproblems; 1 = sequential")
-
-
 class SeedSearchBackend(Backend):
     """The common part of ``bt``, ``fc``, ``mac`` and ``colorfutoshiki``.
 
