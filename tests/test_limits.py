@@ -54,11 +54,11 @@ def test_every_backend_answers_within_its_time_limit(name):
         model, limit = build_model(latin_square(12)), None
     else:
         model, limit = build_model(read(HARD_QWH)), 1
-    result, elapsed = timed(get_backend(name).solve, model, limit=limit, time_limit=1.0)
-    assert elapsed <= 1.0 + SLACK, f"{name} answered after {elapsed:.2f} s"
+    result, elapsed = timed(get_backend(name).solve, model, limit=limit, time_limit=0.5)
+    assert elapsed <= 0.5 + SLACK, f"{name} answered after {elapsed:.2f} s"
     assert not result.finished
     assert "time limit" in result.stats["reason"]
-    assert all(not verify(model.board, s) for s in result.solutions)
+    assert all(not verify(model.board, s) for s in result.solutions[:20])
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "kissat404"])
@@ -70,7 +70,7 @@ def test_uninterruptible_sat_solvers_take_a_time_limit(solver):
     assert not result.finished  # (Kissat, rebuilt after each solution, may find none)
     assert result.stats["solver"] == solver and result.stats["process"] == "child"
     assert result.stats["reason"].startswith("time limit of 1 s reached while")
-    assert all(not verify(model.board, s) for s in result.solutions)
+    assert all(not verify(model.board, s) for s in result.solutions[:20])
     # a small search finishes in the child as it would here
     small = SatBackend().solve(build_model(latin_square(3)), limit=None, time_limit=30,
                                solver=solver)
