@@ -156,7 +156,8 @@ def test_time_limit_returns_unknown(solver: str) -> None:
     model = build_model(pigeonhole(10))
     r = SatBackend().solve(model, time_limit=0.3, solver=solver)
     assert r.status is Status.UNKNOWN and not r.exhausted and r.n_solutions == 0
-    assert r.stats["solver"] == ("glucose42" if solver == "auto" else solver)
+    if solver != "auto":  # auto picks by size under a time limit (tests/test_limits.py)
+        assert r.stats["solver"] == solver
 
 
 def test_auto_solver_by_case() -> None:
@@ -171,9 +172,10 @@ def test_auto_solver_by_case() -> None:
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "kissat404"])
-def test_uninterruptible_solver_refuses_a_time_limit(solver: str) -> None:
-    with pytest.raises(UnsupportedError, match="interrupt"):
-        SatBackend().solve(build_model(latin_square(3)), time_limit=5, solver=solver)
+def test_uninterruptible_solver_honours_a_time_limit(solver: str) -> None:
+    # python-sat cannot interrupt them: they run in a child killed at the deadline
+    r = SatBackend().solve(build_model(latin_square(3)), time_limit=5, solver=solver)
+    assert r.status is Status.SAT and r.stats["solver"] == solver
 
 
 def test_pairwise_refuses_a_huge_cnf() -> None:
