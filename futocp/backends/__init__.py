@@ -73,10 +73,11 @@ def counter_names() -> tuple[str, ...]:
 def counting_order() -> list[str]:
     """The complete backends that count solutions, in their ``count_rank`` order
     (measured fastest first), then the other complete ones."""
-    ranked = sorted((cls.count_rank, name) for name, cls in REGISTRY.items()
+    order = list(REGISTRY)  # ties go to the backend registered first
+    ranked = sorted((cls.count_rank, order.index(name), name) for name, cls in REGISTRY.items()
                     if cls.complete and cls.count_rank is not None)
     rest = [name for name, cls in REGISTRY.items() if cls.complete and cls.count_rank is None]
-    return [name for _, name in ranked] + rest
+    return [name for _, _, name in ranked] + rest
 
 
 def solver_packages() -> tuple[str, ...]:

@@ -443,6 +443,7 @@ class AnnealBackend(Backend):
     complete = False
     capabilities = frozenset({"time_limit", "seed", "less", "binary", "multiset", "strings"})
     counters = ("moves", "accepted", "best_energy", "final_energy", "restarts")
+    decided_shortcut = False  # a pure-Python search: nothing to crash
     options = (
         Option("t0", float, 100.0, None, "initial temperature T0 (paper: 100)"),
         Option("cooling", float, 2e-6, None,

@@ -264,6 +264,10 @@ class Backend:
     package: ClassVar[str | None] = None  # the distribution whose version run records report
     counters: ClassVar[tuple[str, ...]] = ()  # the search counters its stats report
     count_rank: ClassVar[int | None] = None  # order of preference for counting (None: never)
+    # answer a board the givens and the filtering decide without running the search
+    # (no solver is handed a case it may crash on); False for the pure-Python searches
+    # whose counters are the point (the seeds' algorithms count every node)
+    decided_shortcut: ClassVar[bool] = True
     max_literals: ClassVar[int] = 20_000_000  # cells x values the backend accepts
     own_child: ClassVar[bool] = False  # runs its own child process for the limits (see above)
     c_extension: ClassVar[bool] = False  # its solver is C code run in this process (could crash it)
@@ -409,7 +413,8 @@ class Backend:
             limits = replace(limits, isolate=False)
         self.check(model)  # imports the solver package: before the clock starts
         t0 = time.perf_counter()
-        decided = None if model.conflict is not None else decided_values(model)
+        decided = (None if model.conflict is not None or not self.decided_shortcut
+                   else decided_values(model))
         if model.conflict is not None and not self.complete:
             # the Model proves it, but an incomplete backend never answers unsat
             result = Result(Status.UNKNOWN, [], {"reason": f"no solution: {model.conflict}",

@@ -242,6 +242,7 @@ class GeneticBackend(Backend):
     complete = False
     capabilities = frozenset({"time_limit", "seed", "less", "binary", "multiset", "strings"})
     counters = ("generations", "best_fitness", "evaluations")
+    decided_shortcut = False  # a pure-Python search: nothing to crash
     options = (
         Option("population", int, 10, None, "population size (paper's grid: 10, 20, 30)"),
         Option("pm", float, 0.03, None,

@@ -893,6 +893,7 @@ class SeedSearchBackend(Backend):
     counters: ClassVar[tuple[str, ...]] = ("explored_nodes", "removed_values", "assignments",
                                            "backtracks")
     count_rank = None
+    decided_shortcut = False  # the papers count the nodes of decided boards too
 
     def compile(self, model: Model, **options: Any) -> SearchProgram:
         """The search program (structure and root lists) that ``solve`` runs."""
