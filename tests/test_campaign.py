@@ -59,6 +59,7 @@ def test_sample_has_no_disagreement_nor_crash(sample):
         assert row["inc_unsat"] == 0, row
 
 
+@pytest.mark.slow
 def test_sample_covers_every_family_backend_and_answer(sample):
     summary = sample.summary()
     assert set(summary["boards_by_family"]) == set(campaign.campaign_families())
