@@ -547,6 +547,9 @@ def _search(model: Model, opts: dict[str, Any], limit: int | None, seed: int | N
 def _child(conn: Any, model: Model, opts: dict[str, Any], limit: int | None,
            seed: int | None) -> None:
     """Entry point of the search process: stream the messages of :func:`_search`."""
+    from ..childproc import die_with_parent
+
+    die_with_parent()  # never outlive the solve that asked for it
     try:
         _search(model, opts, limit, seed, conn.send)
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
