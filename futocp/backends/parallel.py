@@ -103,7 +103,11 @@ class ParallelRun:
 def _work(wid: int, subproblems: Sequence[Any], solve_one: SolveOne, limit: int | None,
           deadline: Deadline, counter: Any, stop: Any, out: Any) -> None:
     """A worker process: solve subproblems, pulled in order, until none is left
-    or the stop flag is set."""
+    or the stop flag is set; it dies with the search that started it."""
+    from ..childproc import die_with_parent
+
+    die_with_parent()
+
     def interrupted() -> bool:
         return stop.is_set() or deadline.expired()
 
