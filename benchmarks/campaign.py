@@ -1018,6 +1018,7 @@ def limits_campaign(time_limit: float = 1.0, backends: Sequence[str] | None = No
 
     names = list(backends) if backends else [n for n, cls in REGISTRY.items()
                                              if cls.available() is True]
+    run_isolated(abs, 0, 120.0)  # start the fork server first: its start is not a backend's
     runs = []
     plan = [(name, {}) for name in names]
     plan += [(name, opts) for name in names for opts in LIMIT_VARIANTS.get(name, ())]

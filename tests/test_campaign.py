@@ -1,5 +1,8 @@
 """The standing cross-check campaign (benchmarks/campaign.py), a seeded sample of it.
 
+The two sample tests are marked slow (``make test-slow``; CI runs them); the rest
+is fast.
+
 300 random boards of every family and relation kind, every backend of the
 REGISTRY (complete ones with their defaults and one option variant in turn,
 minizinc on one board in four to keep the sample fast), every solution checked
@@ -46,6 +49,7 @@ def sample() -> campaign.Campaign:
                                  solvers=False)
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 def test_sample_has_no_disagreement_nor_crash(sample):
     summary = sample.summary()
