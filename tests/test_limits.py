@@ -201,6 +201,8 @@ def _refuse(*args, **kwargs):
 
 @pytest.mark.parametrize("name", backend_params())
 def test_decided_boards_never_reach_the_solver(name, monkeypatch):
+    if not REGISTRY[name].decided_shortcut:
+        pytest.skip(f"{name} is a pure-Python search that counts the nodes of decided boards too")
     monkeypatch.setattr(REGISTRY[name], "_solve", _refuse)
     given = latin_square(3, [[1, 2, 3], [2, 3, 1], [3, 1, 2]])
     result = get_backend(name).solve(build_model(given), limit=None)
