@@ -905,7 +905,7 @@ def _new_solver(name: str, clauses: Sequence[Sequence[int]]) -> Any:
 
     try:
         return Solver(name=name, bootstrap_with=clauses)
-    except NoSuchSolverError:
+    except (NoSuchSolverError, AssertionError):  # AssertionError: its package is missing
         raise UsageError(f"option solver={name!r}: python-sat has no such solver here; "
                          f"choose one of {', '.join(_solver_names())}") from None
 
