@@ -24,6 +24,8 @@ peers of each cell, the support of every binary relation over value indices
 
 ``build_model(board, filtering="lists")`` applies the list-colouring reduction of
 seed 000 (:func:`futocp.propagate.filter_lists`), extended to every relation;
+``filtering="gac"`` adds generalised arc consistency of every all-different
+group (Régin's matching algorithm, :mod:`futocp.gac`) to a common fixpoint;
 ``filtering="none"`` keeps full lists (clue cells still have their single
 label). Clue conflicts (two equal clues in an all-different group, more clues
 of a label than its multiplicity, clues that break a relation, a cage whose
@@ -48,6 +50,7 @@ from functools import cached_property
 
 from .board import Board, Label
 from .errors import UsageError
+from .gac import gac_filter
 from .propagate import bits, filter_lists
 from .relations import Relation, cage_combinations, get_kind, support_masks
 
@@ -63,7 +66,7 @@ __all__ = [
     "FILTERINGS",
 ]
 
-FILTERINGS = ("lists", "none")
+FILTERINGS = ("lists", "none", "gac")
 
 
 @dataclass(frozen=True)
@@ -109,9 +112,10 @@ class Model:
         values: Distinct labels, sorted; variable values are indices into it.
         domains: Per cell, a bit set of the value indices still allowed.
         constraints: Permutation, Count, AllDifferent, Relation and Fixed constraints.
-        filtering: ``"lists"`` or ``"none"``.
+        filtering: ``"lists"``, ``"gac"`` or ``"none"``.
         conflict: Why the model is known to be unsatisfiable, or None.
-        stats: ``build_s`` (seconds) and ``removed_values`` (by filtering).
+        stats: ``build_s`` (seconds), ``removed_values`` (by filtering) and
+            ``fixed_cells`` (cells without a clue that filtering left one label).
     """
 
     board: Board
@@ -262,17 +266,39 @@ class Model:
         return cache[key]
 
     def filter(self, domains: Sequence[int]) -> tuple[list[int], int, int | None]:
-        """Run the list filtering (:func:`~futocp.propagate.filter_lists`) on ``domains``.
+        """Run the model's filtering on ``domains``: with ``filtering="gac"``,
+        :func:`~futocp.gac.gac_filter` (GAC of every group and the list
+        filtering to a fixpoint), else the list filtering
+        (:func:`~futocp.propagate.filter_lists`).
 
         Returns:
             ``(domains, removed, empty_cell)`` as :func:`~futocp.propagate.filter_lists`.
         """
+        if self.filtering == "gac":
+            return gac_filter(domains, self.gac_groups, self.filter_lists)
+        return self.filter_lists(domains)
+
+    def filter_lists(self, domains: Sequence[int], touched: Sequence[int] | None = None
+                     ) -> tuple[list[int], int, int | None]:
+        """The list filtering (:func:`~futocp.propagate.filter_lists`) on ``domains``,
+        from the ``touched`` cells (None: all)."""
         return filter_lists(
             self.n_cells, domains, self.groups,
             [(r.a, r.b) for r in self.less],  # the bounds rule: arc consistency, faster
             distinct=[con.cells for con in self.all_different],
             binary=[(r.a, r.b, *self.support(r)) for r in self.binary if r.kind != "less"],
-            cages=[(r.cells, self.combinations(r)) for r in self.cages])
+            cages=[(r.cells, self.combinations(r)) for r in self.cages], touched=touched)
+
+    @cached_property
+    def gac_groups(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """Every all-different group as ``(cells, caps)`` for :func:`~futocp.gac.gac_filter`:
+        a value's capacity is 1 in a Permutation or partial (cage) group, its
+        multiplicity in a Count group."""
+        ones = (1,) * self.n_values
+        out = [(cells, ones if counts is None else tuple(counts))
+               for cells, counts in self.groups]
+        out += [(con.cells, ones) for con in self.all_different]
+        return tuple(out)
 
     @cached_property
     def _support_cache(self) -> dict[tuple[str, tuple[tuple[str, int], ...]],
@@ -347,7 +373,9 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
 
     Args:
         board: The puzzle.
-        filtering: ``"lists"`` (list-colouring reduction to a fixpoint) or ``"none"``.
+        filtering: ``"lists"`` (list-colouring reduction to a fixpoint), ``"gac"``
+            (that and generalised arc consistency of every group, to a common
+            fixpoint: :mod:`futocp.gac`) or ``"none"``.
 
     Returns:
         The Model; check :attr:`Model.conflict` for a known contradiction.
@@ -380,9 +408,12 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
     model = Model(board, values, tuple(domains), tuple(constraints), filtering)
     conflict = _clue_conflict(board)
     removed = 0
-    if filtering == "lists" and conflict is None:
+    if filtering != "none" and conflict is None:
         domains, removed, empty = model.filter(domains)
         if empty is not None:
             conflict = f"the list of cell {board.cell_name(empty)} is empty after filtering"
-    stats = {"build_s": time.perf_counter() - t0, "removed_values": removed}
+    clued = model.board.clue_map
+    fixed = sum(1 for c, d in enumerate(domains) if d and not d & (d - 1) and c not in clued)
+    stats = {"build_s": time.perf_counter() - t0, "removed_values": removed,
+             "fixed_cells": fixed}
     return Model(board, values, tuple(domains), tuple(constraints), filtering, conflict, stats)

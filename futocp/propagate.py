@@ -57,6 +57,7 @@ def filter_lists(
     distinct: Sequence[Sequence[int]] = (),
     binary: Sequence[tuple[int, int, Sequence[int], Sequence[int]]] = (),
     cages: Sequence[tuple[Sequence[int], Sequence[int]]] = (),
+    touched: Sequence[int] | None = None,
 ) -> tuple[list[int], int, int | None]:
     """Reduce lists to a fixpoint of the singleton, relation and cage rules.
 
@@ -76,6 +77,8 @@ def filter_lists(
             fill the cage together; each list keeps the values of the
             combinations every cell can still take part in, and a value all
             those combinations need that fits only one cell goes there.
+        touched: The cells to start from (None: every cell); the others'
+            lists must already be at the fixpoint given the rest.
 
     Returns:
         ``(domains, removed, empty_cell)``: the reduced lists, how many values
@@ -103,8 +106,14 @@ def filter_lists(
         for c in cells:
             cell_cages[c].append(ci)
 
-    queue = list(range(n_cells))
-    queued = [True] * n_cells
+    if touched is None:
+        queue = list(range(n_cells))
+        queued = [True] * n_cells
+    else:
+        queue = list(dict.fromkeys(touched))
+        queued = [False] * n_cells
+        for c in queue:
+            queued[c] = True
 
     def push(c: int) -> None:
         if not queued[c]:

@@ -57,10 +57,9 @@ weighing ``base + per * size`` where ``size`` is the subset or fish size or
 the chain length (:data:`WEIGHTS`; the weights are in every
 :class:`Rating`, so that a later calibration can refit them).
 
-The matching is hand-written (Kuhn's augmenting paths on bit masks, then a
-reachability closure that yields one Hall set per step): networkx is not a
-dependency of futocp, the graphs have at most a few dozen nodes, and the
-closure gives the Hall set an explanation names. It replaces Tatham's
+The matching is :mod:`futocp.gac`'s (Kuhn's augmenting paths on bit masks, then
+a reachability closure), shared with ``filtering="gac"``; here the closure
+yields one Hall set per step, so that an explanation can name it. It replaces Tatham's
 enumeration of every subset (2^n per row) and reaches the same fixpoint.
 
 Example:
@@ -82,6 +81,8 @@ from typing import Any
 
 from .board import Board, Label
 from .errors import FutocpError, UsageError
+from .gac import NoMatching, value_reach
+from .gac import saturating_matching as _match
 from .model import Model, build_model
 
 __all__ = [
@@ -934,7 +935,7 @@ def _cage(eng: _Engine, st: _State) -> Step | None:
                 continue
             try:
                 kept = _gac_edges(sub, [1 if (combo >> v) & 1 else 0 for v in range(eng.nv)])
-            except _NoMatching:
+            except NoMatching:
                 continue
             fits.append(combo)
             for i, m in enumerate(kept):
@@ -959,90 +960,6 @@ def _cage_text(eng: _Engine, cells: Sequence[int], total: int, fits: Sequence[in
 
 
 # ------------------------------------------------------------ matching (GAC)
-class _NoMatching(Exception):
-    """No matching saturates the left side: ``lefts`` need the rights in ``rights`` only."""
-
-    def __init__(self, lefts: list[int], rights: int) -> None:
-        super().__init__()
-        self.lefts = lefts
-        self.rights = rights
-
-
-def _match(doms: Sequence[int], caps: Sequence[int]) -> tuple[list[int], list[list[int]]]:
-    """A matching that saturates every left node (greedy, then Kuhn's augmenting paths).
-
-    Args:
-        doms: Per left node, the bit set of the right nodes it may take.
-        caps: Per right node, how many left nodes it may take.
-
-    Returns:
-        ``(mate, owners)``: the right node of each left node, the left nodes of each right node.
-
-    Raises:
-        _NoMatching: with a Hall violator (left nodes and the rights they all need).
-    """
-    nl = len(doms)
-    mate = [-1] * nl
-    owners: list[list[int]] = [[] for _ in caps]
-    spare = 0  # rights with capacity left
-    for r, cap in enumerate(caps):
-        if cap > 0:
-            spare |= 1 << r
-    todo = []
-    for i in range(nl):
-        m = doms[i] & spare
-        if m:
-            low = m & -m
-            r = low.bit_length() - 1
-            owners[r].append(i)
-            mate[i] = r
-            if len(owners[r]) >= caps[r]:
-                spare ^= low
-        else:
-            todo.append(i)
-    if not todo:
-        return mate, owners
-    visited = 0
-
-    def augment(i: int) -> bool:
-        nonlocal visited, spare
-        m = doms[i] & ~visited
-        free = m & spare
-        if free:
-            low = free & -free
-            r = low.bit_length() - 1
-            visited |= low
-            owners[r].append(i)
-            mate[i] = r
-            if len(owners[r]) >= caps[r]:
-                spare ^= low
-            return True
-        while m:
-            low = m & -m
-            m ^= low
-            if visited & low:
-                continue
-            visited |= low
-            r = low.bit_length() - 1
-            own = owners[r]
-            for j, other in enumerate(own):
-                if augment(other):
-                    own[j] = i
-                    mate[i] = r
-                    return True
-        return False
-
-    for i in todo:
-        visited = 0
-        if not augment(i):
-            rights = visited | doms[i]
-            lefts = {i}
-            for r in _bits(rights):
-                lefts.update(owners[r])
-            raise _NoMatching(sorted(lefts), rights)
-    return mate, owners
-
-
 def _hall_sets(doms: Sequence[int], caps: Sequence[int]
                ) -> tuple[int, list[int], list[tuple[int, int]]] | None:
     """The smallest Hall set whose rights other left nodes must give up.
@@ -1062,26 +979,10 @@ def _hall_sets(doms: Sequence[int], caps: Sequence[int]
         None when every edge lies in some saturating matching.
 
     Raises:
-        _NoMatching: when no matching saturates the left side.
+        NoMatching: when no matching saturates the left side.
     """
     mate, owners = _match(doms, caps)
-    nr = len(caps)
-    free = 0
-    reach = [0] * nr
-    for r in range(nr):
-        own = owners[r]
-        if len(own) < caps[r]:
-            free |= 1 << r
-        m = 1 << r
-        for j in own:
-            m |= doms[j]
-        reach[r] = m
-    for k in range(nr):  # transitive closure (Warshall on bit sets)
-        bk = 1 << k
-        rk = reach[k]
-        for r in range(nr):
-            if reach[r] & bk:
-                reach[r] |= rk
+    reach, free = value_reach(doms, caps, owners)
     stuck = 0  # rights that have an edge in no saturating matching
     for j, d in enumerate(doms):
         mj = mate[j]
@@ -1136,7 +1037,7 @@ def _subset(eng: _Engine, st: _State) -> Step | None:
         caps = st.rem[u]
         try:
             found = _hall_sets(ds, caps)
-        except _NoMatching as exc:
+        except NoMatching as exc:
             held = [cells[j] for j in exc.lefts]
             raise Contradiction(
                 f"in {unit.name}, {len(held)} cells "
@@ -1229,7 +1130,7 @@ def _fish(eng: _Engine, st: _State) -> Step | None:
                 ds.append(m)
             try:
                 found = _hall_sets(ds, [1] * len(rights))
-            except _NoMatching as exc:
+            except NoMatching as exc:
                 names = ",".join(eng.units[ca[lefts[i]]].name for i in exc.lefts)
                 raise Contradiction(f"{eng.label(v)} cannot be placed once in each of {names}"
                                     ) from None
