@@ -33,7 +33,7 @@ def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1
         limit: Most solutions to return (None = all).
         time_limit: Seconds, or None.
         seed: Random seed (refused by a backend whose search uses none).
-        filtering: ``"lists"`` or ``"none"``.
+        filtering: ``"lists"``, ``"gac"`` or ``"none"`` (:func:`~futocp.model.build_model`).
         **options: Backend options.
 
     Returns:

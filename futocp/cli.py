@@ -298,7 +298,8 @@ def _describe_model(name: str, board: Board, filtering: str) -> None:
           f"groups, {len(model.counts)} count, {len(model.all_different)} all-different, "
           f"{len(model.relations)} relations, {len(model.fixed)} fixed cells); lists hold "
           f"{values} values after '{filtering}' filtering ({model.stats.get('removed_values', 0)} "
-          f"removed) in {model.stats.get('build_s', 0.0):.3f}s", file=sys.stderr)
+          f"removed, {model.stats.get('fixed_cells', 0)} cells fixed) in "
+          f"{model.stats.get('build_s', 0.0):.3f}s", file=sys.stderr)
 
 
 class _StdoutToStderr(contextlib.AbstractContextManager[None]):
@@ -494,7 +495,8 @@ def _crosscheck_row(r: dict[str, Any]) -> str:
         head = f"{r['backend']:<14} {'error':<8} "
         return head + _fit(str(r["reason"]), TABLE_WIDTH - len(head))
     counters = " ".join(f"{k}={r['counters'][k]}" for k in COUNTERS
-                        if k in r.get("counters", {}) and k != "removed_values")
+                        if k in r.get("counters", {})
+                        and k not in ("removed_values", "fixed_cells"))
     status = r["status"] + ("*" if r.get("time_limited") else "")
     return _ROW.format(r["backend"], status, r["n_solutions"], "yes" if r["exhausted"] else "no",
                        "NO" if r["verified"] is False else "yes" if r["verified"] else "-",
@@ -1331,7 +1333,8 @@ def _add_search(p: argparse.ArgumentParser, default_limit: int, per: str) -> Non
     p.add_argument("--seed", type=int, help="random seed of the backends that use one "
                    "(refused by the others; default: none, the backend's own)")
     p.add_argument("--filtering", choices=FILTERINGS, default="lists",
-                   help="list filtering of the model before the search")
+                   help="filtering of the model's lists before the search: lists (singles, "
+                        "relations), gac (and Régin's all-different GAC), none")
 
 
 def _cmd_help(parser: _Parser, args: argparse.Namespace) -> int:
@@ -1355,7 +1358,7 @@ COMMON_HELP = {
                "(any Latin board); default: by the board",
     "--format": "file format (default: by the file's extension, else by its content)",
     "--backend": f"a backend: {', '.join(REGISTRY)} (futocp backends)",
-    "--filtering": "list filtering of the model before the search",
+    "--filtering": "filtering of the model's lists before the search: lists, gac or none",
     "--opt": "a backend option KEY=VALUE (repeatable; futocp backends lists them)",
 }
 

@@ -122,7 +122,7 @@ def crosscheck(board: Board, backends: str | Sequence[str] = "all", *, limit: in
             ones), ``"a,b,c"`` or a list of names.
         limit: Solutions per backend (None = all).
         time_limit: Seconds per backend.
-        filtering: Model filtering (``"lists"`` or ``"none"``).
+        filtering: Model filtering (``"lists"``, ``"gac"`` or ``"none"``).
         seed: Passed to every backend.
         options: Per backend name, its options.
         on_record: Called with each backend's record as soon as it is known (before

@@ -42,6 +42,7 @@ class Stats(TypedDict, total=False):
     solve_s: float  # the search
     wall_s: float  # everything, from the model's build to the answer
     removed_values: int  # values the Model's list filtering removed
+    fixed_cells: int  # cells without a clue the Model's filtering decided
     reason: str  # why the answer is what it is (unsat by a clue conflict, ...)
 
 

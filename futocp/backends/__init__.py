@@ -63,8 +63,9 @@ def backend_table() -> list[dict[str, object]]:
 
 def counter_names() -> tuple[str, ...]:
     """Every search counter some backend reports (the union of their ``counters``), and
-    ``removed_values`` (the Model's filtering): the columns of tables and reports."""
-    out = dict.fromkeys(["removed_values"])
+    ``removed_values`` and ``fixed_cells`` (the Model's filtering): the columns of
+    tables and reports."""
+    out = dict.fromkeys(["removed_values", "fixed_cells"])
     for cls in REGISTRY.values():
         out.update(dict.fromkeys(cls.counters))
     return tuple(out)

@@ -438,6 +438,7 @@ class Backend:
         stats.setdefault("solve_s", 0.0)
         stats["wall_s"] = model.stats.get("build_s", 0.0) + time.perf_counter() - t0
         stats.setdefault("removed_values", model.stats.get("removed_values", 0))
+        stats.setdefault("fixed_cells", model.stats.get("fixed_cells", 0))
         if result.status is Status.UNSAT:
             result.exhausted = True
         elapsed = time.perf_counter() - t0

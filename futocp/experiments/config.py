@@ -16,7 +16,7 @@ A configuration names instances, backends and how to run them::
     time_limit: 10        # seconds per run (null = none)
     memory_limit: 4096    # MB per run (null = none): past it the run is unknown
     limit: 1              # solutions per run (null or "all" = every solution)
-    filtering: lists      # or none, or a list to sweep
+    filtering: lists      # or gac, or none, or a list to sweep
     executor: local       # local | dask
     workers: 1
     output: results/smoke # relative to the config file
@@ -80,7 +80,7 @@ TOP_KEYS: dict[str, str] = {
     "repetitions": "runs per (instance, backend variant, filtering); default 1",
     "time_limit": "seconds per run, or null for none; default 60",
     "limit": "solutions per run, null or 'all' for every solution; default 1",
-    "filtering": "lists | none, or a list of them to sweep; default lists",
+    "filtering": "lists | gac | none, or a list of them to sweep; default lists",
     "seed": "seed passed to the backends (repetition r gets seed + r); default null",
     "executor": "local | dask; default local",
     "workers": "runs in parallel; default 1 (fair timing)",
