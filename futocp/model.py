@@ -25,7 +25,9 @@ peers of each cell, the support of every binary relation over value indices
 ``build_model(board, filtering="lists")`` applies the list-colouring reduction of
 seed 000 (:func:`futocp.propagate.filter_lists`), extended to every relation;
 ``filtering="gac"`` adds generalised arc consistency of every all-different
-group (Régin's matching algorithm, :mod:`futocp.gac`) to a common fixpoint;
+group (Régin's matching algorithm, :mod:`futocp.gac`) to a common fixpoint
+(the default stays ``"lists"``: on the QWH files, order 30 to 70, ``gac``
+fixes more holes but changes no backend's solve time, docs/performance.md);
 ``filtering="none"`` keeps full lists (clue cells still have their single
 label). Clue conflicts (two equal clues in an all-different group, more clues
 of a label than its multiplicity, clues that break a relation, a cage whose
