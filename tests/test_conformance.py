@@ -72,7 +72,7 @@ def test_class_data_is_well_formed(name):
 
 
 @pytest.mark.parametrize("name", BACKENDS)
-@pytest.mark.parametrize("filtering", ["lists", "none"])
+@pytest.mark.parametrize("filtering", ["lists", "none", "gac"])
 def test_solves_a_futoshiki(name, filtering, small_futoshiki):
     need(name, "less")
     result = get_backend(name).solve(build_model(small_futoshiki, filtering), limit=1,
@@ -134,7 +134,7 @@ def test_string_labels(name):
 
 
 @pytest.mark.parametrize("name", BACKENDS)
-@pytest.mark.parametrize("filtering", ["lists", "none"])
+@pytest.mark.parametrize("filtering", ["lists", "none", "gac"])
 def test_proves_unsat(name, filtering):
     need(name, "unsat")
     # Not completable, though no clue repeats: (0,1) must be 2, as must (1,1).
