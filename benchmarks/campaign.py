@@ -18,7 +18,7 @@ hidden solution (now and then one of them changed).
 Every complete backend of the REGISTRY runs on every board with its defaults
 and one option variant (``--variants rotate``, cycling through the variants
 from board to board: each option with ``choices`` or a bool type, one at a
-time against the defaults, ``filtering=none``, ``workers=2`` for a parallel
+time against the defaults, ``filtering=none``, ``filtering=gac``, ``workers=2`` for a parallel
 search, and every python-sat solver for ``sat``), or with all its variants
 (``--variants all``). Incomplete backends run once per board, their variants
 in turn, with a shorter time limit. All the runs of a
@@ -509,12 +509,13 @@ def _sat_solvers() -> list[str]:
 def backend_variants(name: str, solvers: bool = True
                      ) -> list[tuple[str, tuple[tuple[str, Any], ...], str]]:
     """``(label, options, filtering)`` for a backend: its defaults first, then
-    ``filtering=none``, then each option with choices (or a bool) set to each other
+    ``filtering=none`` and ``filtering=gac``, then each option with choices (or a bool) set to each other
     value, one at a time; for ``sat`` with ``solvers`` also each python-sat solver
     (option ``solver`` declares no choices: they are whatever python-sat names)."""
     cls = REGISTRY[name]
     out: list[tuple[str, tuple[tuple[str, Any], ...], str]] = [("default", (), "lists"),
-                                                                ("filtering=none", (), "none")]
+                                                                ("filtering=none", (), "none"),
+                                                                ("filtering=gac", (), "gac")]
     for opt in cls.options:
         if opt.name in SKIP_OPTIONS:
             continue

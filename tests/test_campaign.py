@@ -145,7 +145,8 @@ def test_variants_vary_one_option_at_a_time():
         variants = campaign.backend_variants(name, solvers=False)
         assert variants[0] == ("default", (), "lists")
         assert ("filtering=none", (), "none") in variants
-        for label, options, _ in variants[2:]:
+        assert ("filtering=gac", (), "gac") in variants
+        for label, options, _ in variants[3:]:
             assert len(options) == 1
             (key, value), = options
             opt = next(o for o in cls.options if o.name == key)
