@@ -18,8 +18,8 @@ hidden solution (now and then one of them changed).
 Every complete backend of the REGISTRY runs on every board with its defaults
 and one option variant (``--variants rotate``, cycling through the variants
 from board to board: each option with ``choices`` or a bool type, one at a
-time against the defaults, ``filtering=none``, ``filtering=gac``, ``workers=2`` for a parallel
-search, and every python-sat solver for ``sat``), or with all its variants
+time against the defaults, ``filtering=none``, ``filtering=gac``, ``workers=2``
+for a parallel search, and every python-sat solver for ``sat``), or with all its variants
 (``--variants all``). Incomplete backends run once per board, their variants
 in turn, with a shorter time limit. All the runs of a
 board happen in one isolated process (:func:`futocp.experiments.isolate.run_isolated`);
