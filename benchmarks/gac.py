@@ -16,6 +16,10 @@ Two studies, measured in one run:
   (``hopcroft_karp_matching`` and ``strongly_connected_components`` per
   group), each checked to remove the same values; scipy and networkx are not
   futocp dependencies, so this study runs only where they are importable;
+* ``sudoku`` (``--sudoku N``): the first N puzzles of top1465, solved in this
+  process by each backend with each filtering (two rounds, the
+  configurations in turn): seconds per round, puzzles the filtering decides
+  (no solver is handed those), holes fixed;
 * ``solve``: the backends (``--backends``, default ``listcolor,sat``) with
   each filtering, interleaved per instance (backend x filtering in turn), on
   the lsencode files and ``--csplib`` CSPLib files spread over the set. Each run
@@ -31,6 +35,7 @@ Run from the repository root::
     python benchmarks/gac.py --no-solve      # the filtering table only
     python benchmarks/gac.py --no-filter --only order60,dzn   # some solves only
     python benchmarks/gac.py --libraries     # futocp vs scipy vs networkx, one GAC pass
+    python benchmarks/gac.py --sudoku 100 --backends listcolor,sat,cpsat
 """
 
 from __future__ import annotations
@@ -231,6 +236,34 @@ def libraries(min_order: int, max_order: int, repeat: int) -> None:
               + " | ".join(f"{best[n]:.4f}" for n in passes) + " |", flush=True)
 
 
+def sudoku(count: int, backends: list[str]) -> None:
+    """Print the top1465 study: seconds per round of ``count`` puzzles, per backend
+    and filtering, and what each filtering decides."""
+    from futocp.backends import get_backend
+    from futocp.formats import read_many
+
+    boards = read_many(os.path.join(ROOT, "instances", "sudoku", "top1465.txt"))[:count]
+    for f in FILTERINGS:
+        models = [build_model(b, f) for b in boards]
+        decided = sum(1 for m in models if all(d & (d - 1) == 0 for d in m.domains))
+        fixed = sum(m.stats["fixed_cells"] for m in models)
+        print(f"{f}: {decided}/{count} puzzles decided by the filtering, {fixed} holes fixed")
+    rounds: dict[tuple[str, str], list[float]] = {}
+    for _ in range(2):
+        for b in backends:
+            backend = get_backend(b)
+            for f in FILTERINGS:
+                t0 = time.perf_counter()
+                for board in boards:
+                    result = backend.solve(build_model(board, f), limit=1)
+                    assert result.status.value == "sat" and not verify(board, result.solutions[0])
+                rounds.setdefault((b, f), []).append(time.perf_counter() - t0)
+    print(f"\n| backend | filtering | s per {count} puzzles (round 1, round 2) | puzzles/s (best) |")
+    print("|---|---|---:|---:|")
+    for (b, f), secs in rounds.items():
+        print(f"| {b} | {f} | {secs[0]:.2f}, {secs[1]:.2f} | {count / min(secs):.0f} |")
+
+
 def _median(xs: list[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
@@ -250,7 +283,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--no-filter", action="store_true", help="skip the filtering table")
     p.add_argument("--libraries", action="store_true",
                    help="only the one-pass study: futocp vs scipy vs networkx")
+    p.add_argument("--sudoku", type=int, metavar="N",
+                   help="only the top1465 study on its first N puzzles")
     args = p.parse_args(argv)
+    if args.sudoku:
+        sudoku(args.sudoku, args.backends.split(","))
+        return
     if args.libraries:
         libraries(args.min_order, args.max_order, args.repeat)
         return
