@@ -706,7 +706,7 @@ class Family:
         numbers = []
         for j, cell in enumerate(cells):
             if coords:
-                rows, cols = base.shape  # type: ignore[misc]
+                rows, cols = base.grid_shape
                 ok = (isinstance(cell, (tuple, list)) and len(cell) == 2
                       and all(_is_int(x) for x in cell))
                 if not ok:
