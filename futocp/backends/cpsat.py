@@ -112,7 +112,7 @@ class CpsatFormulation:
 
     def proto_text(self) -> str:
         """The CpModelProto as text (for export and inspection)."""
-        return str(self.model.Proto())
+        return str(self.model.proto)
 
 
 def label_offset(model: Model) -> int | None:
