@@ -180,7 +180,7 @@ def test_seed_is_reproducible(name, small_futoshiki):
 @pytest.mark.parametrize("name", BACKENDS)
 def test_a_declared_seed_changes_the_search(name):
     # a backend that declares `seed` but ignores it gives the same first solution of an
-    # empty Latin square (161,280 of them) for every seed
+    # empty 4x4 Latin square (576 of them) for every seed
     need(name, "seed")
     model = build_model(latin_square(4))  # 576 solutions
     fast = {"cooling": 1e-3} if name == "anneal" else {}  # the paper's schedule takes seconds
