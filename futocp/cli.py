@@ -647,7 +647,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if args.formula is None:
         model = build_model(board, args.filtering)
         if SOLUTION_PREFIX in answer:
-            solutions = parse_mzn_output(model, answer).solutions
+            solutions = parse_mzn_output(model, answer, source=args.model).solutions
             if not solutions:
                 raise InputError("no solution line in the MiniZinc output", args.model)
             values = solutions[0]

@@ -91,7 +91,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from ..errors import FutocpError, UnsupportedError, UsageError
+from ..errors import SolverError, UnsupportedError, UsageError
 from ..model import Model
 from ..result import Result, Status
 from .base import Backend, Deadline, Option
@@ -633,7 +633,7 @@ class PyconstraintBackend(Backend):
             elif msg[0] == "done":
                 exhausted = msg[1]
             elif msg[0] == "error":
-                raise FutocpError(f"backend 'pyconstraint': the search process failed: {msg[1]}")
+                raise SolverError(f"backend 'pyconstraint': the search process failed: {msg[1]}")
         if solutions:
             status = Status.SAT
         elif exhausted and not local:
