@@ -29,7 +29,6 @@ from typing import Any, TypeGuard
 from ..board import Board
 from ..errors import BoardError, FutocpError
 from ..families import (
-    Family,
     RelationError,
     check_relations,
     explicit_relations,
@@ -332,12 +331,11 @@ def _write_board(board: Board) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ families
-def _param_path(fam: Family, doc: dict[str, Any], message: str) -> Path:
-    """The document key a family's geometry error is about (a parameter, or size)."""
-    for key, spec in fam.params.items():
-        if key in doc and (message.startswith(key) or key in message.split()
-                           or (spec.type == "regions" and "region" in message)):
-            return (key,)
+def _param_path(doc: dict[str, Any], exc: BoardError) -> Path:
+    """The document key a family's geometry error is about: the parameter or the
+    size it names in its ``field``, else the size (which decides the geometry)."""
+    if exc.field is not None and exc.field in doc:
+        return (exc.field,)
     return ("size",) if "size" in doc else ()
 
 
@@ -388,8 +386,10 @@ def family_reader(name: str) -> Callable[[dict[str, Any]], Board]:
                     raise SchemaError(clip(str(exc)), (key,)) from None
         try:
             base = fam.template(params, size)
-        except (BoardError, ValueError) as exc:
-            raise SchemaError(clip(str(exc)), _param_path(fam, doc, str(exc))) from None
+        except BoardError as exc:
+            raise SchemaError(clip(str(exc)), _param_path(doc, exc)) from None
+        except ValueError as exc:  # int() refused a value
+            raise SchemaError(clip(str(exc)), ("size",) if "size" in doc else ()) from None
         layout = fam.layout(base)
         givens = _family_givens(doc, layout, set(base.values))
         found = _read_relations(doc, grid=base.shape is not None)
