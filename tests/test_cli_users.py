@@ -420,6 +420,21 @@ def test_did_you_mean_for_names(puzzle, capsys, argv, hint):
     assert hint in err and err.count("\n") == 1
 
 
+def test_one_version_everywhere(capsys):
+    import futocp
+    from futocp.experiments.runner import versions
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"futocp {futocp.__version__}"
+    assert versions()["futocp"] == futocp.__version__  # what run records carry
+    # the package metadata reads the same attribute
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in text
+    assert 'version = { attr = "futocp.__version__" }' in text
+
+
 @pytest.mark.parametrize("param", ["size=3", "less=1", "givens=1", "foo=1"])
 def test_new_takes_only_family_parameters(capsys, param):
     # size, less and givens are build()'s own arguments, not parameters of the family
