@@ -47,7 +47,7 @@ map them back to Gecode's native ``all_different_int`` and
 ``consistency="domain"`` (default) annotates the globals ``:: domain``
 (domain-consistent propagation, where the solver has it; others ignore the
 annotation); ``"solver"`` leaves the choice to the solver. Measured with
-Gecode (20 s limit): on order-30 QWH instances of ``../shared/data/qwh``
+Gecode (20 s limit): on order-30 QWH instances (``instances/qwh/csplib067``)
 the decomposition solved none of four, the native propagator one (in 5.7 s),
 the native propagator with ``:: domain`` all four (0.2-19 s). With the
 redefinitions the FlatZinc is line for line the one the former direct

@@ -577,7 +577,7 @@ class PyconstraintBackend(Backend):
     # cells x values. Measured with the defaults and a 20 s limit: Latin squares with
     # 42% holes (near the phase transition) are solved in a median 0.19 s at order 20
     # (5/5), but at order 25 three of five still ran at 20 s, and the order-30 QWH
-    # instances of ../shared/data/qwh do not finish in 20 s (empty squares do, up to
+    # instances (instances/qwh/csplib067) do not finish in 20 s (empty squares do, up to
     # order 30 in 0.5 s). Order 20 (8,000) is the largest accepted.
     max_literals = 8_000
     options = (
