@@ -7,7 +7,7 @@ is checked by the independent :func:`verify`.
 Example:
     >>> import futocp
     >>> board = futocp.futoshiki(3, [[0, 0, 0], [0, 0, 0], [0, 0, 0]], less=[((0, 0), (0, 1))])
-    >>> result = futocp.solve(board, backend="cpsat")
+    >>> result = futocp.solve(board, backend="listcolor")  # no dependency
     >>> result.status.value, futocp.verify(board, result.solutions[0])
     ('sat', [])
 """

@@ -45,7 +45,7 @@ from .errors import (
     UsageError,
 )
 from .export import EXPORTERS, decode, export
-from .families import family, list_families, parse_param_text
+from .families import get_family, list_families, parse_param_text
 from .generate import PATTERNS, generate
 from .model import FILTERINGS, build_model
 from .mzn import SOLUTION_PREFIX, parse_mzn_output
@@ -649,7 +649,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if args.formula is None:
         model = build_model(board, args.filtering)
         if SOLUTION_PREFIX in answer:
-            solutions = parse_mzn_output(model, answer).solutions
+            solutions = parse_mzn_output(model, answer, source=args.model).solutions
             if not solutions:
                 raise InputError("no solution line in the MiniZinc output", args.model)
             values = solutions[0]
@@ -1121,8 +1121,15 @@ def cmd_families(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    params = dict(parse_param_text(item) for item in args.param or ())
-    board = family(args.family, size=args.size, **params)
+    fam = get_family(args.family)
+    params: dict[str, Any] = {}
+    for item in args.param or ():
+        key, value = parse_param_text(item)
+        if key not in fam.params:  # nor one of build()'s own arguments (size, less...)
+            known = ", ".join(fam.params) or "none"
+            raise UsageError(f"family {fam.name} has no parameter {key!r} (its parameters: {known})")
+        params[key] = value
+    board = fam.build(size=args.size, **params)
     _emit(board, args.output, args.format)
     return EXIT_OK
 
@@ -1235,6 +1242,14 @@ class _Parser(argparse.ArgumentParser):
                 return action.choices.get(name) if name else None
         return None
 
+    def subcommands(self) -> list[str]:
+        """The names of the sub-commands, in the order they were added."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return list(action.choices)
+        return []
+
+    # typeshed overloads parse_args on the namespace type; this one always makes a Namespace
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
         ns, extras = self.parse_known_args(args, namespace)
@@ -1344,7 +1359,7 @@ def _cmd_help(parser: _Parser, args: argparse.Namespace) -> int:
         return EXIT_OK
     command = parser.command_parser(args.topic)
     if command is None:
-        names = parser._subcommands()  # type: ignore[attr-defined]
+        names = parser.subcommands()
         raise UsageError(f"no command {args.topic!r}{did_you_mean(args.topic, names)} "
                          f"(commands: {', '.join(names)})")
     command.print_help()
@@ -1374,7 +1389,7 @@ def _complete_families(prefix: str, **_: Any) -> list[str]:
 def _finish(parser: _Parser) -> None:
     """One pass over every command: common help texts where a command gave none,
     and the shell completers of backends and families (argcomplete)."""
-    for name in parser._subcommands():  # type: ignore[attr-defined]
+    for name in parser.subcommands():
         command = parser.command_parser(name)
         assert command is not None
         for action in command._actions:
@@ -1382,9 +1397,9 @@ def _finish(parser: _Parser) -> None:
                 if not action.help and opt in COMMON_HELP:
                     action.help = COMMON_HELP[opt]
             if action.dest in ("backend", "backends"):
-                action.completer = _complete_backends  # type: ignore[attr-defined]
+                action.completer = _complete_backends  # type: ignore[attr-defined]  # argcomplete's hook
             elif action.dest == "family":
-                action.completer = _complete_families  # type: ignore[attr-defined]
+                action.completer = _complete_families  # type: ignore[attr-defined]  # argcomplete's hook
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1393,7 +1408,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"futocp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 title="commands", parser_class=_Parser)
-    parser._subcommands = lambda: list(sub.choices)  # type: ignore[attr-defined]
 
     p = sub.add_parser("solve", help="solve an instance (every puzzle of a collection)",
                        description="Solve and verify every puzzle of the input. Output: the "

@@ -75,7 +75,7 @@ def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:
 def _final(rec: dict[str, Any], limit: int | None) -> bool:
     if rec["status"] == "unsat":
         return True
-    return rec["status"] == "sat" and (rec["exhausted"] or rec["n_solutions"] == limit)
+    return rec["status"] == "sat" and bool(rec["exhausted"] or rec["n_solutions"] == limit)
 
 
 def disagreements(records: Sequence[dict[str, Any]], limit: int | None) -> list[str]:

@@ -111,8 +111,8 @@ def export(model: Model, to: str, **options: Any) -> str:
 
 
 _HEAD = re.compile(r"futocp cells (\d+)\b")
-_VAR = re.compile(r"var (\d+) = cell (\d+) \S+ label (.+)$")
-_FIXED = re.compile(r"fixed cell (\d+) \S+ label (.+)$")
+_VAR = re.compile(r"var (\d+) = cell (\d+) \S+ label (?P<label>.+)$")
+_FIXED = re.compile(r"fixed cell (\d+) \S+ label (?P<label>.+)$")
 
 
 def read_var_map(text: str, source: str = "<dimacs>") -> tuple[int, dict[int, tuple[int, Label]],
@@ -142,12 +142,12 @@ def read_var_map(text: str, source: str = "<dimacs>") -> tuple[int, dict[int, tu
                 raise InputError(f"malformed variable map line: {line!r}", source, no, 1)
             continue
         try:
-            label = json.loads(m.group(m.lastindex))
+            label = json.loads(m.group("label"))
         except json.JSONDecodeError:
             label = None
         if isinstance(label, bool) or not isinstance(label, (int, str)):
-            col = m.start(m.lastindex) + 3
-            raise InputError(f"bad label {m.group(m.lastindex)!r} in the variable map", source, no, col)
+            col = m.start("label") + 3
+            raise InputError(f"bad label {m.group('label')!r} in the variable map", source, no, col)
         if m.re is _VAR:
             var = int(m.group(1))
             if var in var_map:

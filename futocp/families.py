@@ -583,21 +583,21 @@ class Family:
                 out[key] = _most_square(size)
                 if out[key][0] == 1 and size > 3:
                     raise BoardError(f"size {size} has no box r x c with 1 < r <= c; "
-                                     f"give {key} (e.g. 1x{size})")
+                                     f"give {key} (e.g. 1x{size})", field="size")
             elif spec.default is not None:
                 out[key] = spec.default
                 defaulted.append(key)
             elif spec.optional:
                 continue
             else:
-                raise BoardError(f"family {self.name} needs parameter {key!r}")
+                raise BoardError(f"family {self.name} needs parameter {key!r}", field=key)
         size = given_size
         if size is not None and self.size_expr is not None:
             n = self._env(out)["n"]
             if n != size:
                 hint = f" (give {', '.join(defaulted)})" if defaulted else ""
                 raise BoardError(f"size {size} does not match the parameters of {self.name}, "
-                                 f"which give size {n}{hint}")
+                                 f"which give size {n}{hint}", field="size")
         return tuple(sorted(out.items()))
 
     def _env(self, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -605,9 +605,11 @@ class Family:
         if self.size_expr is not None:
             n = _evaluate(self.size_expr, env)
             if not isinstance(n, int) or n < 1:
-                raise BoardError(f"family {self.name}: size {n!r} is not a positive integer")
+                raise BoardError(f"family {self.name}: size {n!r} is not a positive integer",
+                                 field="size")
             if n > MAX_GRID:
-                raise BoardError(f"size {n} is larger than futocp holds ({MAX_GRID})")
+                raise BoardError(f"size {n} is larger than futocp holds ({MAX_GRID})",
+                                 field="size")
             env["n"] = n
         return env
 
@@ -706,7 +708,7 @@ class Family:
         numbers = []
         for j, cell in enumerate(cells):
             if coords:
-                rows, cols = base.shape  # type: ignore[misc]
+                rows, cols = base.grid_shape
                 ok = (isinstance(cell, (tuple, list)) and len(cell) == 2
                       and all(_is_int(x) for x in cell))
                 if not ok:
@@ -773,7 +775,8 @@ def _generate(gen: Any, env: dict[str, Any], rows: int | None, cols: int | None,
     if name == "boxes":
         h, w = _evaluate(arg, env)
         if rows % h or cols % w:
-            raise BoardError(f"{h}x{w} boxes do not tile a {rows}x{cols} grid")
+            raise BoardError(f"{h}x{w} boxes do not tile a {rows}x{cols} grid",
+                             field=arg if isinstance(arg, str) else None)
         return [tuple((br + i) * cols + bc + j for i in range(h) for j in range(w))
                 for br in range(0, rows, h) for bc in range(0, cols, w)]
     if name == "diagonals":
@@ -786,13 +789,14 @@ def _generate(gen: Any, env: dict[str, Any], rows: int | None, cols: int | None,
         for win in _evaluate(arg, env):
             r0, c0, h, w = win
             if r0 < 0 or c0 < 0 or r0 + h > rows or c0 + w > cols:
-                raise BoardError(f"window {win} does not fit the {rows}x{cols} grid")
+                raise BoardError(f"window {win} does not fit the {rows}x{cols} grid",
+                                 field=arg if isinstance(arg, str) else None)
             out.append(tuple((r0 + i) * cols + c0 + j for i in range(h) for j in range(w)))
         return out
     if name == "regions":
         grid = env[str(arg)]
         if len(grid) != rows:
-            raise BoardError(f"{arg} has {len(grid)} rows, expected {rows}")
+            raise BoardError(f"{arg} has {len(grid)} rows, expected {rows}", field=str(arg))
         groups: dict[Any, list[int]] = {}
         for r, row in enumerate(grid):
             for c, rid in enumerate(row):
@@ -800,7 +804,8 @@ def _generate(gen: Any, env: dict[str, Any], rows: int | None, cols: int | None,
         size = len(env["labels"])
         for rid, cells in groups.items():
             if len(cells) != size:
-                raise BoardError(f"region {rid!r} has {len(cells)} cells, expected {size}")
+                raise BoardError(f"region {rid!r} has {len(cells)} cells, expected {size}",
+                                 field=str(arg))
         return [tuple(cells) for cells in groups.values()]
     raise AssertionError(name)  # every name of grid_only is handled above
 
@@ -841,7 +846,7 @@ def _geometry(name: str, params: tuple[tuple[str, Any], ...]
     for source in ("multiset", "word"):
         if source in env and asterisms and len(env[source]) != len(asterisms[0]):
             raise BoardError(f"{source} has {len(env[source])} labels; the asterisms of "
-                             f"{name} have {len(asterisms[0])} cells")
+                             f"{name} have {len(asterisms[0])} cells", field=source)
     clues: list[tuple[int, Label]] = []
     ins = spec.get("inscription")
     if ins:

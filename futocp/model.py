@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .board import Board, Label
-from .errors import UsageError
+from .errors import UnsupportedError, UsageError
 from .gac import gac_filter
 from .propagate import bits, filter_lists
 from .relations import Relation, cage_combinations, get_kind, support_masks
@@ -137,6 +137,19 @@ class Model:
     def n_values(self) -> int:
         """Number of distinct values."""
         return len(self.values)
+
+    @cached_property
+    def int_values(self) -> tuple[int, ...]:
+        """:attr:`values` as integers, for the encodings that add labels (cage sums).
+
+        Raises:
+            UnsupportedError: when a label is a string (the Board refuses the
+                kinds that add labels on such boards, so an encoding never sees one).
+        """
+        out = tuple(v for v in self.values if isinstance(v, int))
+        if len(out) != len(self.values):
+            raise UnsupportedError("this model's labels are not all integers")
+        return out
 
     def domain(self, cell: int) -> list[int]:
         """The value indices still allowed for ``cell``, ascending."""

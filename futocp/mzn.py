@@ -12,7 +12,9 @@ header comments map them to labels), each restricted to its list, and
   per relation of any other binary kind (``consecutive``, ``nonconsecutive``,
   ``ratio`` and any kind registered later), the generic encoding: a ``table``
   of the allowed value-index pairs (:meth:`~futocp.model.Model.allowed_pairs`,
-  one table per kind and parameters). Option ``relations="arithmetic"`` posts
+  one table per kind and parameters; a kind that allows no pair of the board's
+  labels is ``constraint false``, as a table without rows crashes Gecode 6.2).
+  Option ``relations="arithmetic"`` posts
   the kinds of :data:`ARITHMETIC` as arithmetic over labels instead
   (``abs(lab(a) - lab(b)) = 1`` for ``consecutive``, ``!= 1`` for
   ``nonconsecutive``, where ``lab(c)`` is the label of cell c: ``x[c]``
@@ -45,7 +47,7 @@ map them back to Gecode's native ``all_different_int`` and
 ``consistency="domain"`` (default) annotates the globals ``:: domain``
 (domain-consistent propagation, where the solver has it; others ignore the
 annotation); ``"solver"`` leaves the choice to the solver. Measured with
-Gecode (20 s limit): on order-30 QWH instances of ``../shared/data/qwh``
+Gecode (20 s limit): on order-30 QWH instances (``instances/qwh/csplib067``)
 the decomposition solved none of four, the native propagator one (in 5.7 s),
 the native propagator with ``:: domain`` all four (0.2-19 s). With the
 redefinitions the FlatZinc is line for line the one the former direct
@@ -78,7 +80,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Label
-from .errors import FutocpError, UnsupportedError, UsageError
+from .errors import FutocpError, InputError, SolverError, UnsupportedError, UsageError
 from .model import Model
 from .relations import Relation, get_kind
 
@@ -275,16 +277,21 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
         lines.append(f"array[1..{len(rels)}] of CELLS: {kind}_b = "
                      f"{_array([str(r.b + 1) for r in rels])};")
     table_names: list[str] = []
+    empty_tables: list[str] = []  # kinds that allow no pair of these labels: unsatisfiable
     for t, ((kind, params), rels) in enumerate(tables.items(), start=1):
         name = f"table{t}"
-        table_names.append(name)
         extra = "".join(f", {k}={v}" for k, v in params)
+        pairs = model.allowed_pairs(rels[0])
+        if not pairs:  # a table without rows crashes Gecode 6.2: post `false` instead
+            empty_tables.append(f"{name}: {kind}{extra} allows no pair of these labels")
+            lines.append(f"% {empty_tables[-1]} (between {len(rels)} pairs of cells)")
+            continue
+        table_names.append(name)
         lines.append(f"% {name}: {kind}{extra} -- the allowed value pairs of (a, b)")
         lines.append(f"array[1..{len(rels)}] of CELLS: {name}_a = "
                      f"{_array([str(r.a + 1) for r in rels])};")
         lines.append(f"array[1..{len(rels)}] of CELLS: {name}_b = "
                      f"{_array([str(r.b + 1) for r in rels])};")
-        pairs = model.allowed_pairs(rels[0])
         lines.append(f"array[int, 1..2] of int: {name} = {_pairs_table(pairs)};")
     if cages:
         lines.append("% cages: the labels of cage_cells[k] sum to cage_sum[k]")
@@ -317,6 +324,8 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
     for name in table_names:
         lines.append(f"constraint forall(i in index_set({name}_a))(")
         lines.append(f"  table([x[{name}_a[i]], x[{name}_b[i]]], {name}));")
+    for why in empty_tables:
+        lines.append(f"constraint false;  % {why}")
     if cages:
         lines.append("constraint forall(k in index_set(cage_sum))("
                      "sum(c in cage_cells[k])(lab(c)) = cage_sum[k]);")
@@ -371,15 +380,28 @@ def _number(text: str) -> Any:
     return text.strip('"')
 
 
-def parse_mzn_output(model: Model, text: str) -> MznOutput:
+def parse_mzn_output(model: Model, text: str, source: str | None = None) -> MznOutput:
     """Decode the standard output of ``minizinc`` on a :func:`to_mzn` file.
 
+    Args:
+        model: The Model the file was exported from.
+        text: What ``minizinc`` printed.
+        source: The file ``text`` was read from, when a user gave it; None when
+            it is the output of a run of the solver.
+
     Raises:
-        FutocpError: for a solution line that does not fit the model.
+        InputError: for a solution line that does not fit the model, in ``source``.
+        SolverError: for the same in a solver's output (``source`` None).
     """
     out = MznOutput()
     n, m = model.n_cells, model.n_values
-    for line in text.splitlines():
+
+    def bad(message: str, number: int) -> FutocpError:
+        if source is None:
+            return SolverError(f"minizinc answered {message}")
+        return InputError(message, source, number)
+
+    for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         stat = _STAT.match(line)
         if stat:
@@ -394,10 +416,10 @@ def parse_mzn_output(model: Model, text: str) -> MznOutput:
             try:
                 idx = [int(v) - 1 for v in found.group(1).split(",") if v.strip()]
             except ValueError:
-                raise FutocpError(f"cannot read the MiniZinc solution line {line!r}") from None
+                raise bad(f"a solution line that cannot be read: {line[:80]!r}", number) from None
             if len(idx) != n or not all(0 <= v < m for v in idx):
-                raise FutocpError(f"the MiniZinc solution line has {len(idx)} values for "
-                                  f"{n} cells or a value outside 1..{m}: {line[:80]!r}")
+                raise bad(f"a solution line with {len(idx)} values for {n} cells or a value "
+                          f"outside 1..{m}: {line[:80]!r}", number)
             out.solutions.append(model.labels_of(idx))
     if out.solutions:
         out.status = "sat"

@@ -143,7 +143,7 @@ def _layout(board: Board) -> tuple[list[list[int]] | None, str | None]:
 
 
 def _grid_geometry(board: Board) -> _Geometry:
-    rows, cols = board.shape  # type: ignore[misc]
+    rows, cols = board.grid_shape
     centres: list[Point] = []
     polygons: list[list[Point]] = []
     for cell in range(board.n_cells):
@@ -243,7 +243,7 @@ def _grid_structure(board: Board) -> tuple[dict[int, int], list[int]]:
     """
     from .families import grid_lines
 
-    rows, cols = board.shape  # type: ignore[misc]
+    rows, cols = board.grid_shape
     lines = {frozenset(line) for line in grid_lines(rows, cols)}
     others = [j for j, ast in enumerate(board.asterisms) if frozenset(ast) not in lines]
     owner: dict[int, int] = {}
@@ -424,7 +424,10 @@ class _Painter:
     def _overlay(self, cells: Sequence[int], colour: str, gid: str) -> None:
         from matplotlib.collections import PolyCollection
 
-        polys = [self.geo.polygons[c] for c in cells]  # type: ignore[index]
+        shapes = self.geo.polygons
+        if shapes is None:  # a graph has no cell shapes to tint
+            return
+        polys = [shapes[c] for c in cells]
         self.ax.add_collection(PolyCollection(polys, facecolors=colour, edgecolors="none",
                                               alpha=0.28, zorder=1.5, gid=gid), autolim=False)
 

@@ -1,6 +1,8 @@
-"""The tests' one independent oracle: a brute-force solution counter.
+"""The tests' one independent oracle: brute-force solution counters.
 
-It shares no code with the Model or any backend: rows are the distinct
+They share no code with the Model or any backend. :func:`exhaustive_count`
+judges every assignment of the free cells with verify() (any board, a handful
+of free cells). :func:`brute_force_count` is the faster one: rows are the distinct
 permutations of the label multiset that agree with the row's clues, chosen row
 by row while every asterism holds each label at most as often as the multiset
 allows and every relation whose cells are all placed holds (by its kind's
@@ -17,7 +19,21 @@ from collections import Counter
 from futocp.board import Board
 from futocp.verify import verify
 
-__all__ = ["brute_force_count"]
+__all__ = ["brute_force_count", "exhaustive_count"]
+
+
+def exhaustive_count(board: Board) -> int:
+    """The number of solutions of any tiny board: every assignment of labels to its
+    free cells, judged by verify()."""
+    clues = board.clue_map
+    free = [c for c in range(board.n_cells) if c not in clues]
+    labels: list = [clues.get(c) for c in range(board.n_cells)]
+    count = 0
+    for values in itertools.product(board.values, repeat=len(free)):
+        for c, v in zip(free, values, strict=True):
+            labels[c] = v
+        count += not verify(board, labels)
+    return count
 
 
 @functools.cache

@@ -383,7 +383,7 @@ def test_help_starts_with_a_line_and_examples(capsys):
 
 def test_every_option_has_help_and_states_its_default():
     parser = build_parser()
-    for name in parser._subcommands():
+    for name in parser.subcommands():
         command = parser.command_parser(name)
         formatter = command._get_formatter()
         for action in command._actions:
@@ -418,6 +418,29 @@ def test_did_you_mean_for_names(puzzle, capsys, argv, hint):
     assert main([puzzle if a == "PUZZLE" else a for a in argv]) == 2
     err = capsys.readouterr().err
     assert hint in err and err.count("\n") == 1
+
+
+def test_one_version_everywhere(capsys):
+    import futocp
+    from futocp.experiments.runner import versions
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"futocp {futocp.__version__}"
+    assert versions()["futocp"] == futocp.__version__  # what run records carry
+    # the package metadata reads the same attribute
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in text
+    assert 'version = { attr = "futocp.__version__" }' in text
+
+
+@pytest.mark.parametrize("param", ["size=3", "less=1", "givens=1", "foo=1"])
+def test_new_takes_only_family_parameters(capsys, param):
+    # size, less and givens are build()'s own arguments, not parameters of the family
+    assert main(["new", "sudoku", "--param", param]) == 2
+    err = capsys.readouterr().err
+    assert f"family sudoku has no parameter {param.split('=')[0]!r} (its parameters: box)" in err
 
 
 def test_shell_completion(tmp_path):

@@ -407,6 +407,9 @@ def test_schema_documents():
      "json", "x:2:38", "given 'A' at (2,2) is not a label"),
     ('kind: custom-sudoku\nless: [[[0, 0], [0, 1]]]\n', "yaml", "x:2:7", "unknown key 'less'"),
     ('kind: sudoku\nsize: 9\nbox: [2, 3]\n', "yaml", "x:2:7", "size 9 does not match"),
+    # located by the BoardError's field (the parameter), not by its wording
+    ('kind: sudoku-ripeto\nbox: [2, 2]\nmultiset: "112"\n', "yaml", "x:3:11",
+     "multiset has 3 labels"),
     ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n"
      "52...6.........7.13...........4..8..6......5...........418.........3..2...87....\n",
      "sudoku", "x:2:81", "80 characters, expected 81"),

@@ -588,7 +588,7 @@ def test_relation_errors_from_python() -> None:
 
 
 # ------------------------------------------------------------------ Tatham's graded sample
-# A copy of ../shared/data/unequal-graded/sample.tsv (with its header): generator spec,
+# A copy of a sample of Tatham's graded Unequal puzzles (sample.tsv, with its header): generator spec,
 # Tatham's grade, game id; '<n>a:' ids are adjacent mode.
 GRADED = [line.rstrip("\n").split("\t") for line in
           (ROOT / "tests" / "data" / "unequal-graded.tsv").read_text().splitlines()

@@ -12,7 +12,7 @@ import pytest
 from futocp.backends import minizinc as minizinc_module
 from futocp.backends.minizinc import MinizincBackend
 from futocp.board import Board
-from futocp.errors import FutocpError, UnsupportedError, UsageError
+from futocp.errors import InputError, SolverError, UnsupportedError, UsageError
 from futocp.families import futoshiki, grid_lines, latin_square, sudoku
 from futocp.model import build_model
 from futocp.mzn import GECODE_6_2_REDEFINITIONS, parse_mzn_output, to_mzn, write_redefinitions
@@ -76,10 +76,13 @@ def test_parse_output() -> None:
     assert (out.status, out.complete, out.stats["nodes"]) == ("sat", False, 12)
     assert parse_mzn_output(model, "=====UNSATISFIABLE=====\n").status == "unsat"
     assert parse_mzn_output(model, "=====UNKNOWN=====\n").status == "unknown"
-    with pytest.raises(FutocpError):
+    with pytest.raises(SolverError, match="minizinc answered"):  # the solver's output
         parse_mzn_output(model, "futocp-solution: [1, 2]\n")
-    with pytest.raises(FutocpError):
+    with pytest.raises(SolverError):
         parse_mzn_output(model, "futocp-solution: [" + ", ".join(["3"] * 16) + "]\n")
+    with pytest.raises(InputError, match="^out.txt:2: a solution line with 16 values"):  # a file
+        parse_mzn_output(model, "----------\nfutocp-solution: [" + ", ".join(["3"] * 16) + "]\n",
+                         source="out.txt")
 
 
 @needs_minizinc
@@ -131,8 +134,28 @@ def test_backend_time_limit() -> None:
 
 @needs_minizinc
 def test_backend_bad_solver() -> None:
-    with pytest.raises(FutocpError, match="backend 'minizinc'"):
+    with pytest.raises(SolverError, match="backend 'minizinc'"):  # exit 70, not bad input
         MinizincBackend().solve(build_model(latin_square(3)), solver="no-such-solver")
+
+
+# consecutive over labels 1, 3, 5: no allowed pair (issue 13: Gecode crashed on the empty table)
+EMPTY_SUPPORT = Board(9, tuple(grid_lines(3, 3)), (1, 3, 5),
+                      relations=(Relation("consecutive", (0, 1)),), shape=(3, 3))
+
+
+def test_empty_support_posts_false() -> None:
+    text = to_mzn(build_model(EMPTY_SUPPORT, "none"))
+    assert "constraint false;  % table1: consecutive allows no pair of these labels" in text
+    assert "table(" not in text and "array[int, 1..2] of int: table1" not in text
+
+
+@needs_minizinc
+@pytest.mark.parametrize("relations", ["table", "arithmetic"])
+def test_empty_support_is_unsat(relations: str) -> None:
+    model = build_model(EMPTY_SUPPORT, "none")
+    assert model.conflict is None  # no shortcut: the solver itself must answer
+    r = MinizincBackend().solve(model, limit=None, relations=relations, time_limit=60)
+    assert r.status is Status.UNSAT and r.exhausted and brute_force_count(EMPTY_SUPPORT) == 0
 
 
 def test_available_says_why(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,7 +1,7 @@
 """Difficulty rating (futocp.rating), explanations, hints and generation by grade.
 
-The graded sample ``tests/data/unequal-graded.tsv`` is a copy of
-``../shared/data/unequal-graded/sample.tsv``: Futoshiki ids in both of Tatham's
+The graded sample ``tests/data/unequal-graded.tsv`` is a sample of puzzles graded
+by Simon Tatham's own solver: Futoshiki ids in both of Tatham's
 modes, each with the grade his own solver gives it; the first column is the
 ``sgt-unequal --generate 1 SPEC`` command that rebuilds it.
 """

@@ -18,6 +18,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from ..errors import UsageError
 from .anneal import AnnealBackend
 from .base import Backend, Deadline, Option
@@ -33,7 +35,7 @@ from .pyconstraint import PyconstraintBackend
 from .sat import SatBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table",
-           "counter_names", "counting_order", "solver_packages"]
+           "BackendRow", "counter_names", "counting_order", "solver_packages"]
 
 REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (
     CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend,
@@ -53,11 +55,21 @@ def get_backend(name: str) -> Backend:
         raise UsageError(f"unknown backend {name!r} (known: {', '.join(REGISTRY)})") from None
 
 
-def backend_table() -> list[dict[str, object]]:
+class BackendRow(TypedDict):
+    """What ``futocp backends`` shows of one backend."""
+
+    name: str
+    available: bool | str  # True, or why not
+    complete: bool
+    capabilities: list[str]
+    options: dict[str, object]  # option name -> default
+
+
+def backend_table() -> list[BackendRow]:
     """One record per backend: name, available (True or why not), complete, capabilities, options."""
-    return [{"name": cls.name, "available": cls.available(), "complete": cls.complete,
-             "capabilities": sorted(cls.capabilities),
-             "options": {o.name: o.default for o in cls.options}}
+    return [BackendRow(name=cls.name, available=cls.available(), complete=cls.complete,
+                       capabilities=sorted(cls.capabilities),
+                       options={o.name: o.default for o in cls.options})
             for cls in REGISTRY.values()]
 
 

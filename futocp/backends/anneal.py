@@ -97,7 +97,7 @@ from typing import Any
 
 from ..errors import UnsupportedError, UsageError
 from ..model import Model
-from ..result import Result, Status
+from ..result import Result
 from .base import Backend, Deadline, Option
 
 __all__ = ["AnnealBackend", "AnnealProgram", "compile_anneal", "find_partition", "energy",
@@ -517,5 +517,4 @@ class AnnealBackend(Backend):
         stats = {"encode_s": encode_s, "solve_s": time.perf_counter() - t1,
                  "moves": run.moves, "accepted": run.accepted, "best_energy": run.best,
                  "final_energy": final, "restarts": max(0, runs - 1)}
-        return Result(Status.SAT if solutions else Status.UNKNOWN, solutions, stats,
-                      exhausted=False)
+        return self.outcome(solutions, False, limit, stats)  # a local search never finishes

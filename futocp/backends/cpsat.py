@@ -112,7 +112,7 @@ class CpsatFormulation:
 
     def proto_text(self) -> str:
         """The CpModelProto as text (for export and inspection)."""
-        return str(self.model.Proto())
+        return str(self.model.proto)
 
 
 def label_offset(model: Model) -> int | None:
@@ -125,8 +125,8 @@ def label_offset(model: Model) -> int | None:
         >>> label_offset(build_model(latin_square(3)))
         1
     """
-    vals = model.values
-    if not vals or not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+    vals = [v for v in model.values if isinstance(v, int) and not isinstance(v, bool)]
+    if not vals or len(vals) != len(model.values):
         return None
     k = vals[0]
     return k if all(v == i + k for i, v in enumerate(vals)) else None
@@ -180,7 +180,7 @@ def _int_cage(m: Any, model: Model, xs: list[Any], rel: Relation,
         return True
     from ortools.sat.python import cp_model
 
-    values = list(model.values)
+    values = list(model.int_values)
     labels = []
     for c in rel.cells:
         dom = cp_model.Domain.from_values(sorted({values[v] for v in model.domain(c)}))
@@ -239,7 +239,7 @@ def _bool_cage(m: Any, model: Model, lit: list[dict[int, Any]], rel: Relation,
                 m.add_bool_and([~b for b in outside]).only_enforce_if(sel)
         if how == "combinations":
             return True
-    values = model.values
+    values = model.int_values
     m.add(sum(values[v] * b for c in rel.cells for v, b in lit[c].items())
           == rel.param_map["sum"])
     return True
@@ -317,10 +317,10 @@ class CpsatBackend(Backend):
                 m.add_map_domain(xs[c], bools)
                 for v, b in enumerate(bools):
                     lits[c, v] = b
-            for con in model.counts:
-                for v, k in enumerate(con.counts):
-                    tick(_BUILDING, len(con.cells))
-                    m.add(sum(lits[c, v] for c in con.cells) == k)
+            for count in model.counts:
+                for v, k in enumerate(count.counts):
+                    tick(_BUILDING, len(count.cells))
+                    m.add(sum(lits[c, v] for c in count.cells) == k)
         for rel in model.relations:
             tick(_BUILDING)
             encoder = INTEGER_ENCODINGS.get(rel.kind)
@@ -412,8 +412,8 @@ class CpsatBackend(Backend):
             out.raise_for_error("backend 'cpsat'")
         result = _assemble(model, out.messages, limit, time_limit)
         result.stats["process"] = "child"
-        if out.memory:
-            result.stats["reason"] = out.memory_reason(limits.memory_limit)  # type: ignore[arg-type]
+        if out.memory and limits.memory_limit is not None:
+            result.stats["reason"] = out.memory_reason(limits.memory_limit)
         return result
 
 

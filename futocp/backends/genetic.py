@@ -80,7 +80,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..model import Model
-from ..result import Result, Status
+from ..result import Result
 from .anneal import find_partition, missing_labels, model_violations
 from .base import Backend, Deadline, Option
 
@@ -306,8 +306,7 @@ class GeneticBackend(Backend):
                 break
         stats = {"encode_s": encode_s, "solve_s": time.perf_counter() - t1,
                  "generations": generations, "best_fitness": best, "evaluations": evaluations}
-        return Result(Status.SAT if solutions else Status.UNKNOWN, solutions, stats,
-                      exhausted=False)
+        return self.outcome(solutions, False, limit, stats)  # a local search never finishes
 
 
 def _evolve(prog: GeneticProgram, fit: Callable[[Sequence[int]], int], rng: random.Random,

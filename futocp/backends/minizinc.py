@@ -45,7 +45,7 @@ import tempfile
 import time
 from typing import Any
 
-from ..errors import FutocpError
+from ..errors import BackendUnavailable, SolverError
 from ..model import Model
 from ..mzn import (
     CONSISTENCIES,
@@ -102,7 +102,8 @@ class MinizincBackend(Backend):
                seed: int | None, options: dict[str, Any]) -> Result:
         binary = shutil.which(options["binary"])
         if binary is None:
-            raise FutocpError(f"backend 'minizinc': no executable {options['binary']!r} on the PATH")
+            raise BackendUnavailable(f"backend 'minizinc': no executable {options['binary']!r} "
+                                     "on the PATH")
         t0 = time.perf_counter()
         text = self.compile(model, **options)
         redefinitions = (_redefinitions(binary, options["solver"])
@@ -134,7 +135,7 @@ class MinizincBackend(Backend):
         out = parse_mzn_output(model, stdout)
         if code not in (0, None) and not out.solutions and out.status != "unsat":
             message = _first_error(stderr) or f"exit code {code}"
-            raise FutocpError(f"backend 'minizinc': {options['solver']} failed: {message}")
+            raise SolverError(f"backend 'minizinc': {options['solver']} failed: {message}")
         status = {"sat": Status.SAT, "unsat": Status.UNSAT}.get(out.status, Status.UNKNOWN)
         if limit is not None:
             del out.solutions[limit:]

@@ -91,7 +91,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from ..errors import FutocpError, UnsupportedError, UsageError
+from ..errors import SolverError, UnsupportedError, UsageError
 from ..model import Model
 from ..result import Result, Status
 from .base import Backend, Deadline, Option
@@ -577,7 +577,7 @@ class PyconstraintBackend(Backend):
     # cells x values. Measured with the defaults and a 20 s limit: Latin squares with
     # 42% holes (near the phase transition) are solved in a median 0.19 s at order 20
     # (5/5), but at order 25 three of five still ran at 20 s, and the order-30 QWH
-    # instances of ../shared/data/qwh do not finish in 20 s (empty squares do, up to
+    # instances (instances/qwh/csplib067) do not finish in 20 s (empty squares do, up to
     # order 30 in 0.5 s). Order 20 (8,000) is the largest accepted.
     max_literals = 8_000
     options = (
@@ -633,7 +633,7 @@ class PyconstraintBackend(Backend):
             elif msg[0] == "done":
                 exhausted = msg[1]
             elif msg[0] == "error":
-                raise FutocpError(f"backend 'pyconstraint': the search process failed: {msg[1]}")
+                raise SolverError(f"backend 'pyconstraint': the search process failed: {msg[1]}")
         if solutions:
             status = Status.SAT
         elif exhausted and not local:

@@ -315,7 +315,8 @@ class SatFormulation:
                     continue
                 emit([(1, lit(rel.b, w)) for w in bits(fwd[v])] + [(-1, a_lit)], ">=", 0)
         for rel in model.cages:
-            emit([(model.values[v], lit(c, v)) for c in rel.cells for v in range(model.n_values)],
+            emit([(model.int_values[v], lit(c, v)) for c in rel.cells
+                  for v in range(model.n_values)],
                  "=", rel.param_map["sum"])
         n_vars = len(self.var_map)  # the direct variables are 1..D
         if trivially_false:  # a constraint false on constants alone: keep it visible
@@ -638,7 +639,7 @@ def _cage_pb(model: Model, rel: Relation, domains: Sequence[int], fixed: dict[in
     from pysat.pb import EncType as PBType
     from pysat.pb import PBEnc
 
-    values = model.values
+    values = model.int_values
     bound = rel.param_map["sum"]
     lits: list[int] = []
     weights: list[int] = []
@@ -893,8 +894,8 @@ class SatBackend(Backend):
             out.raise_for_error(f"backend 'sat' (solver {name})")
         result = _assemble(model, [("stats", {"solver": name}), *out.messages], time_limit)
         result.stats["process"] = "child"
-        if out.memory:
-            result.stats["reason"] = out.memory_reason(limits.memory_limit)  # type: ignore[arg-type]
+        if out.memory and limits.memory_limit is not None:
+            result.stats["reason"] = out.memory_reason(limits.memory_limit)
             if result.status is Status.UNSAT:  # pragma: no cover - unsat was sent before
                 result.status = Status.UNKNOWN
         return result

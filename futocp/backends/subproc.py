@@ -533,7 +533,7 @@ def _wait(conn: Any, proc: Any, end: float | None, memory_limit: float | None,
             size = usage_mb(proc.pid)
             if size is not None:
                 out.peak_mb = size if out.peak_mb is None else max(out.peak_mb, size)
-                if (rss_mb(proc.pid) or 0.0) > memory_limit:  # type: ignore[operator]
+                if memory_limit is not None and (rss_mb(proc.pid) or 0.0) > memory_limit:
                     out.memory = True
                     break
     proc.kill()  # (reaped later: see _reap)

@@ -85,7 +85,7 @@ def detect(path: str | os.PathLike[str] | None, text: str | None = None) -> str:
         fmt = _by_extension(name)
         if fmt is not None:
             return fmt.name
-    generic = bool(name) and name.lower().endswith(GENERIC_EXTENSIONS)  # type: ignore[union-attr]
+    generic = name is not None and name.lower().endswith(GENERIC_EXTENSIONS)
     if text is not None:
         text = strip_bom(text)
         if generic and FORMATS["text"].sniff(text):

@@ -76,9 +76,12 @@ def atomic_write(path: str | os.PathLike[str], text: str | bytes) -> None:
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w",
-                       **({} if isinstance(text, bytes) else {"encoding": "utf-8"})) as fh:
-            fh.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as out:
+                out.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:

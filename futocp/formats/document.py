@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import yaml
@@ -86,8 +87,9 @@ def locate(text: str, path: Path) -> tuple[int, int] | None:
                 else:
                     here = top[0] + (top[4],)
                     top[4] += 1
-            if here is not None and target[:len(here)] == here:
-                best = (event.start_mark.line + 1, event.start_mark.column + 1)
+            mark = event.start_mark
+            if here is not None and mark is not None and target[:len(here)] == here:
+                best = (mark.line + 1, mark.column + 1)
                 if here == target:
                     return best
             if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
@@ -298,17 +300,19 @@ def _dumps_json(board: Board) -> str:
 class _Dumper(yaml.SafeDumper):
     """Block style for documents, flow style for rows and for lists of coordinates."""
 
-    def represent_list(self, data: list[Any]) -> yaml.Node:
+    def represent_list(self, data: Iterable[Any]) -> yaml.SequenceNode:
+        items = list(data)
+
         def flat(x: Any) -> bool:
             return not isinstance(x, (list, dict))
 
         def coords(x: Any) -> bool:  # [r, c]
             return isinstance(x, list) and len(x) == 2 and all(map(flat, x))
 
-        inline = all(flat(x) for x in data) or (
-            len(data) == 2 and all(isinstance(x, list) and all(map(flat, x)) for x in data)
-        ) or all(coords(x) for x in data)  # a pair of cells, the cells of a cage
-        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=inline)
+        inline = all(flat(x) for x in items) or (
+            len(items) == 2 and all(isinstance(x, list) and all(map(flat, x)) for x in items)
+        ) or all(coords(x) for x in items)  # a pair of cells, the cells of a cage
+        return self.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=inline)
 
 
 _Dumper.add_representer(list, _Dumper.represent_list)

@@ -89,8 +89,9 @@ def format_family_text(board: Board) -> str:
     rwidth = max(len(str(x)) for row in regions for x in row) if regions else 0
     for r, row in enumerate(rows):
         if box and r and r % box[0] == 0:
-            groups, span = len(row) // box[1], box[1] * (width + 1) - 1
-            lines.append("+".join("-" * (span + (i > 0) + (i < groups - 1)) for i in range(groups)))
+            n_groups, span = len(row) // box[1], box[1] * (width + 1) - 1
+            lines.append("+".join("-" * (span + (i > 0) + (i < n_groups - 1))
+                                  for i in range(n_groups)))
         if box:
             groups = [" ".join(row[i:i + box[1]]) for i in range(0, len(row), box[1])]
             text = " | ".join(groups)
@@ -152,7 +153,10 @@ def parse_family_text(text: str, source: str = "<string>") -> Board:
     head_line, head = content[0]
     words = head.split()
     fam = get_family(words[0])
-    params = dict(w.split("=", 1) for w in words[1:])
+    params: dict[str, Any] = {}  # the header's words, then the regions grid
+    for word in words[1:]:
+        key, _, value = word.partition("=")
+        params[key] = value
     bad = bad_param(fam, params)
     if bad:
         key, why = bad

@@ -121,7 +121,10 @@ def _loads(text: str, source: str) -> list[Board]:
 
 
 def _regions_text(board: Board) -> str:
-    grid = dict(board.params).get("regions")
+    grid = board.param_map.get("regions")
+    if grid is None:
+        raise UsageError("the jigsaw format writes a board's regions; this board has none "
+                         "(use json or yaml)")
     ids = [x for row in grid for x in row]
     if all(isinstance(x, str) and len(x) == 1 and not x.isspace() and x not in ":#" for x in ids):
         return "".join(ids)

@@ -96,7 +96,7 @@ def parse_pls(text: str, source: str = "<string>") -> Board:
 def format_pls(board: Board) -> str:
     """The ``.pls`` text of a Latin square board (no inequalities)."""
     n = square_size(board, "pls", kinds=("latin-square", "futoshiki"), less="none")
-    clues = board.clue_map
+    clues = {cell: int(label) for cell, label in board.clue_map.items()}  # labels are 1..n
     out = [f"order {n}"]
     for r in range(n):
         out.append("".join(f"{clues.get(r * n + c, 0) - 1:4d}" for c in range(n)))

@@ -24,12 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..board import Board
 from ..errors import BoardError, FutocpError
 from ..families import (
-    Family,
     RelationError,
     check_relations,
     explicit_relations,
@@ -77,7 +76,7 @@ def _check_keys(doc: dict[str, Any], allowed: set[str]) -> None:
             raise SchemaError(f"unknown key {excerpt(key)} (allowed: {', '.join(sorted(allowed))})", (key,))
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -88,7 +87,7 @@ def _is_label(x: Any) -> bool:
 
 def grid_givens(doc: dict[str, Any], n: int, labels: set[Any] | None = None) -> list[list[Any]] | None:
     """Read and check ``givens``: n rows of n labels, 0 / null for empty."""
-    rows = field(doc, "givens", list, required=False)
+    rows: list[Any] | None = field(doc, "givens", list, required=False)
     if rows is None:
         return None
     if len(rows) != n:
@@ -115,7 +114,7 @@ def _describe(labels: set[Any]) -> str:
 
 
 def _size(doc: dict[str, Any]) -> int:
-    n = field(doc, "size", int)
+    n: int = field(doc, "size", int)
     if n < 1:
         raise SchemaError(f"size must be positive, got {n}", ("size",))
     if n > MAX_GRID:
@@ -258,7 +257,7 @@ def _relations_data(board: Board, relations: Iterable[Relation], cols: int | Non
 
 # ------------------------------------------------------------------ general boards
 def _label_list(doc: dict[str, Any], key: str) -> list[Any]:
-    labels = field(doc, key, list)
+    labels: list[Any] = field(doc, key, list)
     for i, x in enumerate(labels):
         if not (_is_int(x) or isinstance(x, str)):
             raise SchemaError(f"label {excerpt(x)} must be an integer or a string", (key, i))
@@ -332,19 +331,18 @@ def _write_board(board: Board) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ families
-def _param_path(fam: Family, doc: dict[str, Any], message: str) -> Path:
-    """The document key a family's geometry error is about (a parameter, or size)."""
-    for key, spec in fam.params.items():
-        if key in doc and (message.startswith(key) or key in message.split()
-                           or (spec.type == "regions" and "region" in message)):
-            return (key,)
+def _param_path(doc: dict[str, Any], exc: BoardError) -> Path:
+    """The document key a family's geometry error is about: the parameter or the
+    size it names in its ``field``, else the size (which decides the geometry)."""
+    if exc.field is not None and exc.field in doc:
+        return (exc.field,)
     return ("size",) if "size" in doc else ()
 
 
 def _family_givens(doc: dict[str, Any], layout: list[list[int]], labels: set[Any]
                    ) -> list[list[Any]] | None:
     """Read ``givens``: one list per layout row, 0 / null / "." for an empty cell."""
-    rows = field(doc, "givens", list, required=False)
+    rows: list[Any] | None = field(doc, "givens", list, required=False)
     if rows is None:
         return None
     if len(rows) != len(layout):
@@ -388,8 +386,10 @@ def family_reader(name: str) -> Callable[[dict[str, Any]], Board]:
                     raise SchemaError(clip(str(exc)), (key,)) from None
         try:
             base = fam.template(params, size)
-        except (BoardError, ValueError) as exc:
-            raise SchemaError(clip(str(exc)), _param_path(fam, doc, str(exc))) from None
+        except BoardError as exc:
+            raise SchemaError(clip(str(exc)), _param_path(doc, exc)) from None
+        except ValueError as exc:  # int() refused a value
+            raise SchemaError(clip(str(exc)), ("size",) if "size" in doc else ()) from None
         layout = fam.layout(base)
         givens = _family_givens(doc, layout, set(base.values))
         found = _read_relations(doc, grid=base.shape is not None)
