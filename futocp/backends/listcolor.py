@@ -1,4 +1,4 @@
-"""The native list-colouring backend: pure Python backtracking over bit-set lists.
+"""The native list-colouring backend: backtracking over bit-set lists (Python, or its C core).
 
 Every cell has a *list* (the Model's domain): an ``int`` whose bit ``i`` is set
 while value index ``i`` is still allowed. Beside the lists the solver keeps the
@@ -65,6 +65,21 @@ the first to finish answering (with more workers than searches, each
 search's tree is split as above); on the hard QWH instances this is what
 divides the time (a tree split of a satisfiable instance mostly waits for
 the subtree the sequential search would have found the solution in).
+
+Compiled core (option ``core``). The search above -- propagation, both
+branchers, the root's settling, the switch, restart and portfolio of
+:meth:`_Search.run` -- also exists in C (``_listcolor_core.c``, a CPython
+extension that ``pip install -e .`` builds when a C compiler is present),
+step for step, so that it gives the same solutions in the same order and
+the same counters; this module stays the readable reference and the
+fallback. ``core="auto"`` (default) runs the C core when it is built and
+takes the program, ``"python"`` the reference, ``"compiled"`` refuses
+(:class:`~futocp.errors.UsageError`) when the core is not built. The core
+takes every option and model feature but two, which run in Python with
+``stats["core_fallback"]`` saying why: a ``seed`` (its value order comes from
+Python's :mod:`random`) and lists wider than 64 bits (more than 64 values).
+``stats["core"]`` says which engine searched. With ``workers``, the split
+runs in Python and each worker's subproblems in the chosen engine.
 
 Stats: ``nodes`` (children entered), ``backtracks`` (dead ends),
 ``removed_values`` (values removed by propagation in the search, plus the
@@ -745,7 +760,7 @@ _NEVER = 1 << 62
 
 
 class ListcolorBackend(Backend):
-    """Native list-colouring backtracking (pure Python, no dependencies)."""
+    """Native list-colouring backtracking (pure Python, and an optional compiled core)."""
 
     name = "listcolor"
     complete = True
@@ -880,8 +895,8 @@ def core_fallback(prog: ListcolorProgram) -> str:
         return "the compiled core is not built"
     if prog.seed is not None:
         return "a seed (the value order is shuffled by Python's random)"
-    if prog.n_values > _CORE_MAX_VALUES or any(
-            len(prog.groups[g]) > _CORE_MAX_VALUES for g in prog.dual_groups):
+    widest = max(map(len, map(prog.groups.__getitem__, prog.dual_groups)), default=0)
+    if prog.n_values > _CORE_MAX_VALUES or widest > _CORE_MAX_VALUES:
         return f"more than {_CORE_MAX_VALUES} values or cells in an all-different group"
     return ""
 
