@@ -110,23 +110,34 @@ def test_random_killer(seed: int, givens: int, wrong_sum: bool, options: dict,
 
 @needs_core
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.sampled_from([1, 2]),
-       st.sampled_from(["portfolio", "binary", "removed"]))
-def test_random_latin_square_completion(seed: int, limit: int, weight: str) -> None:
-    """Order 10 with 55 holes: searches that meet dead ends, switch to the lookahead,
-    restart and run the portfolio."""
-    both(qwh(10, 55, seed), limit, weight=weight)
+@given(st.integers(0, 10**6), st.sampled_from([1, 2]), OPTIONS)
+def test_random_latin_square_completion(seed: int, limit: int, options: dict) -> None:
+    """Order 10 with 55 holes (the lookahead's probes on boards of 100 cells)."""
+    both(qwh(10, 55, seed), limit, **options)
 
 
 @needs_core
 def test_sudoku_counters_equal() -> None:
-    """The first hard 9x9 puzzles of top95: lookahead, failed literals, dilemma values."""
+    """The first hard 9x9 puzzles of top95: the plain search's dead ends, the switch
+    to the lookahead (a restart and the portfolio with limit 1), failed literals,
+    dilemma values."""
     boards = formats.read_many("instances/sudoku/top95.txt", "sudoku")[:6]
-    probes = 0
+    seen = dict.fromkeys(("backtracks", "probes", "failed_literals", "dilemma_values"), 0)
     for board in boards:
         for limit in (1, 2):
-            probes += both(board, limit).stats["probes"]
-    assert probes > 0  # the lookahead ran
+            stats = both(board, limit).stats
+            for key in seen:
+                seen[key] += stats[key]
+    assert all(seen.values()), seen  # every part of the search ran
+
+
+@needs_core
+def test_qwh_order_30_portfolio() -> None:
+    """A CSPLib QWH order-30 instance whose search outlives the portfolio's solo
+    turn: the two lookahead searches run in turns (about 1 s in Python)."""
+    board = formats.read("instances/qwh/csplib067/qwh-o30-h374-02.dzn")
+    stats = both(board, 1).stats
+    assert stats["backtracks"] > 20 + 32  # the plain search's 20, then past _SOLO
 
 
 @needs_core
