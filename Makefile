@@ -16,12 +16,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-# Reinstall when pyproject.toml changes.
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+# Reinstall when the build changes (pyproject.toml, setup.py: the optional C core
+# of listcolor, compiled by the install when a C compiler is present).
+CORE := setup.py futocp/backends/_listcolor_core.c
+$(VENV)/.installed-dev: pyproject.toml $(CORE) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $@
 
-$(VENV)/.installed-all: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-all: pyproject.toml $(CORE) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[all]'
 	touch $@
 

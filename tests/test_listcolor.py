@@ -609,7 +609,10 @@ def test_parallel_enumeration_with_relations(kinds: str) -> None:
 
 def test_parallel_splits_a_large_tree() -> None:
     board = latin_square(5, [[1, 2, 3, 4, 5]] + [[0] * 5] * 4)
-    r = ListcolorBackend().solve(build_model(board), limit=None, workers=2, lookahead="never")
+    # the Python engine: the compiled core may solve every subproblem before the
+    # second worker has started
+    r = ListcolorBackend().solve(build_model(board), limit=None, workers=2, lookahead="never",
+                                 core="python")
     assert r.n_solutions == 161280 // 120 and r.exhausted
     assert r.stats["subproblems"] >= 32 and r.stats["split_depth"] >= 1
     assert all(n > 0 for n in r.stats["worker_nodes"])  # both workers had work
@@ -694,7 +697,10 @@ def test_parallel_time_limit() -> None:
     r = solve(latin_square(6), workers=2, limit=None, time_limit=0.5)  # 812,851,200 solutions
     assert time.perf_counter() - t0 < 5
     assert r.status is Status.SAT and not r.exhausted
-    check_all(latin_square(6), r)
+    # the compiled core finds tens of thousands in the time: verify a sample
+    assert len(set(r.solutions)) == len(r.solutions)
+    for sol in random.Random(0).sample(r.solutions, min(2000, len(r.solutions))):
+        assert verify(latin_square(6), sol) == [], sol
     assert no_workers_left()
 
 

@@ -1,4 +1,4 @@
-"""The native list-colouring backend: pure Python backtracking over bit-set lists.
+"""The native list-colouring backend: backtracking over bit-set lists (Python, or its C core).
 
 Every cell has a *list* (the Model's domain): an ``int`` whose bit ``i`` is set
 while value index ``i`` is still allowed. Beside the lists the solver keeps the
@@ -66,6 +66,21 @@ search's tree is split as above); on the hard QWH instances this is what
 divides the time (a tree split of a satisfiable instance mostly waits for
 the subtree the sequential search would have found the solution in).
 
+Compiled core (option ``core``). The search above -- propagation, both
+branchers, the root's settling, the switch, restart and portfolio of
+:meth:`_Search.run` -- also exists in C (``_listcolor_core.c``, a CPython
+extension that ``pip install -e .`` builds when a C compiler is present),
+step for step, so that it gives the same solutions in the same order and
+the same counters; this module stays the readable reference and the
+fallback. ``core="auto"`` (default) runs the C core when it is built and
+takes the program, ``"python"`` the reference, ``"compiled"`` refuses
+(:class:`~futocp.errors.UsageError`) when the core is not built. The core
+takes every option and model feature but two, which run in Python with
+``stats["core_fallback"]`` saying why: a ``seed`` (its value order comes from
+Python's :mod:`random`) and lists wider than 64 bits (more than 64 values).
+``stats["core"]`` says which engine searched. With ``workers``, the split
+runs in Python and each worker's subproblems in the chosen engine.
+
 Stats: ``nodes`` (children entered), ``backtracks`` (dead ends),
 ``removed_values`` (values removed by propagation in the search, plus the
 Model filtering's), ``max_depth``, ``probes`` (lookahead propagations),
@@ -87,19 +102,26 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 from ..errors import UnsupportedError, UsageError
 from ..model import Model
+from ..relations import get_kind
 from ..result import Result
 from .base import Backend, Deadline, Option
 from .parallel import WORKERS_OPTION, fork_available, run_parallel
 
+try:  # the compiled core (setup.py builds it; optional: without it the reference runs)
+    from . import _listcolor_core as _core
+except ImportError:  # pragma: no cover - depends on the build
+    _core = None  # type: ignore[assignment]
+
 __all__ = ["ListcolorBackend", "ListcolorProgram", "compile_program", "make_propagator",
            "make_plain_brancher", "make_lookahead_brancher", "settle", "Child", "Probe",
-           "WEIGHTS"]
+           "WEIGHTS", "core_available", "core_fallback", "BUILD_HINT"]
 
 _CHECK_EVERY = 16  # nodes between two deadline checks
 _ARCS, _PEERS = 2, 4  # a changed cell's binary relations (but less), its partial groups
@@ -172,7 +194,38 @@ class ListcolorProgram:
 
 
 def compile_program(model: Model, seed: int | None = None) -> ListcolorProgram:
-    """Compile ``model``; ``seed`` shuffles the tie-break order among equal-degree cells."""
+    """Compile ``model``; ``seed`` shuffles the tie-break order among equal-degree cells.
+
+    Everything but the lists depends only on the model's constraints (not on its
+    clues): models of the same structure (the puzzles of a Sudoku collection)
+    share it, compiled once (a small cache, so that solving many puzzles does
+    not pay for it every time).
+    """
+    relations = model.relations
+    kinds = tuple(get_kind(kind) for kind in sorted({r.kind for r in relations}))
+    key: Hashable | None = (model.n_cells, model.values, model.permutations, model.counts, model.all_different,
+           relations, kinds, seed)  # the kinds: a kind registered again is compiled again
+    fields: dict[str, Any] | None = None
+    try:
+        fields = _STRUCTURES.get(key)
+    except TypeError:  # an unhashable label or parameter: not cached
+        key = None
+    if fields is None:
+        fields = _structure(model, seed)
+        if key is not None:
+            if len(_STRUCTURES) >= _STRUCTURES_KEPT:
+                _STRUCTURES.clear()
+            _STRUCTURES[key] = fields
+    return ListcolorProgram(domains=tuple(map(model.domains.__getitem__, fields["cells"])),
+                            **fields)
+
+
+_STRUCTURES: dict[Hashable, dict[str, Any]] = {}
+_STRUCTURES_KEPT = 32
+
+
+def _structure(model: Model, seed: int | None) -> dict[str, Any]:
+    """The fields of :func:`compile_program`'s program but ``domains``."""
     n = model.n_cells
     degree = [0] * n
     for rel in model.binary:  # every binary relation; a plain Futoshiki: its inequalities
@@ -188,10 +241,11 @@ def compile_program(model: Model, seed: int | None = None) -> ListcolorProgram:
     internal = [0] * n
     for i, c in enumerate(order):
         internal[c] = i
-    groups = [tuple(internal[c] for c in con.cells) for con in model.permutations]
+    at = internal.__getitem__
+    groups = [tuple(map(at, con.cells)) for con in model.permutations]
     counts: list[tuple[int, ...] | None] = [None] * len(groups)
     for con in model.counts:
-        groups.append(tuple(internal[c] for c in con.cells))
+        groups.append(tuple(map(at, con.cells)))
         counts.append(con.counts)
     cell_groups: list[list[int]] = [[] for _ in range(n)]
     for g, cells in enumerate(groups):
@@ -210,9 +264,8 @@ def compile_program(model: Model, seed: int | None = None) -> ListcolorProgram:
             forward, backward = model.support(rel)
             arcs[a].append((b, tuple(forward)))
             arcs[b].append((a, tuple(backward)))
-    return ListcolorProgram(
+    return dict(
         cells=tuple(order),
-        domains=tuple(model.domains[c] for c in order),
         groups=tuple(groups),
         counts=tuple(counts),
         cell_groups=tuple(map(tuple, cell_groups)),
@@ -221,8 +274,8 @@ def compile_program(model: Model, seed: int | None = None) -> ListcolorProgram:
         n_values=model.n_values,
         dual_groups=tuple(g for g, k in enumerate(counts) if k is None),
         arcs=tuple(map(tuple, arcs)),
-        distinct=tuple(tuple(internal[c] for c in con.cells) for con in model.all_different),
-        cages=tuple((tuple(internal[c] for c in rel.cells), tuple(model.combinations(rel)))
+        distinct=tuple(tuple(map(at, con.cells)) for con in model.all_different),
+        cages=tuple((tuple(map(at, rel.cells)), tuple(model.combinations(rel)))
                     for rel in model.cages),
         values=tuple(model.values),
         seed=seed,
@@ -232,7 +285,8 @@ def compile_program(model: Model, seed: int | None = None) -> ListcolorProgram:
 Propagator = Callable[..., bool]
 
 
-def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tuple[Propagator, list[int]]:
+def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
+                    counter: list[int] | None = None) -> tuple[Propagator, list[int]]:
     """The propagation function of ``prog`` and its counters.
 
     ``propagate(doms, dual, events, dirty=None, trail=None)`` applies the
@@ -242,7 +296,8 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
     False on a dead end (the lists are then garbage). Every changed cell is
     appended to ``trail`` when one is given. ``counter[0]`` accumulates the
     removed values, ``counter[1]`` the new binary choices (a cell left with
-    two labels, a label left with two cells of an asterism).
+    two labels, a label left with two cells of an asterism); ``counter`` (two
+    ints) is the list to count in, a new one when None.
     """
     m = prog.n_values
     full = prog.full
@@ -285,7 +340,8 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True) -> tupl
     # the ``queued is not None`` test, as before relations were generic
     slow = any(dirty_of) or extra is not None
     n_dirty = n_groups + len(cages)
-    counter = [0, 0]
+    if counter is None:
+        counter = [0, 0]
 
     def propagate(doms: list[int], dual: list[int], events: list[tuple[int, int]],
                   dirty: list[int] | None = None, trail: list[int] | None = None) -> bool:
@@ -665,7 +721,7 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
                     s1 = r1.doms
                     s2 = r2.doms
                     events = []
-                    for c in common:
+                    for c in sorted(common):  # a fixed order (the compiled core's)
                         keep = s1[c] | s2[c]
                         if doms[c] & ~keep:
                             events.append((c, keep))
@@ -704,7 +760,7 @@ _NEVER = 1 << 62
 
 
 class ListcolorBackend(Backend):
-    """Native list-colouring backtracking (pure Python, no dependencies)."""
+    """Native list-colouring backtracking (pure Python, and an optional compiled core)."""
 
     name = "listcolor"
     complete = True
@@ -732,6 +788,10 @@ class ListcolorBackend(Backend):
                "force a label that fits only one cell of an asterism (count: exactly the cells "
                "left; cage: a label all its remaining sets need)"),
         WORKERS_OPTION,
+        Option("core", str, "auto", ("auto", "compiled", "python"),
+               "the search engine: compiled = the C core (same algorithm and counters), "
+               "python = the pure-Python reference, auto = compiled when it is built and takes "
+               "the program (stats: core)"),
     )
 
     def check(self, model: Model) -> None:
@@ -763,8 +823,12 @@ class ListcolorBackend(Backend):
         workers = options["workers"]
         if workers < 1:
             raise UsageError(f"option workers={workers}: expected at least 1")
+        if options["core"] == "compiled" and not core_available():
+            raise UsageError(f"option core=compiled: the compiled core of {self.name!r} is not "
+                             f"built; {BUILD_HINT}")
         prog = self.compile(model, seed=seed, **options)
         settings = {key: options[key] for key in _SEARCH_OPTIONS}
+        fallback = core_fallback(prog) if options["core"] != "python" else "core=python"
         t1 = time.perf_counter()
         if workers == 1 or not fork_available():
             search = _Search(prog, limit, deadline.expired, **settings)
@@ -773,11 +837,69 @@ class ListcolorBackend(Backend):
         else:
             solutions, finished, stats = _solve_parallel(prog, settings, limit, deadline, workers)
         stats["removed_values"] += model.stats.get("removed_values", 0)
+        stats["core"] = "python" if fallback else "compiled"
+        if fallback and fallback != "core=python":
+            stats["core_fallback"] = fallback
         out = {"encode_s": t1 - t0, "solve_s": time.perf_counter() - t1, **stats}
         return self.outcome(solutions, finished, limit, out)
 
 
-_SEARCH_OPTIONS = ("lookahead", "weight", "branching", "hidden_singles")
+_SEARCH_OPTIONS = ("lookahead", "weight", "branching", "hidden_singles", "core")
+
+BUILD_HINT = ("build it with `pip install -e .` (or `make test`) on a machine with a C compiler "
+              "and the Python headers")
+"""How to build the compiled core (said by the refusal of ``core=compiled``)."""
+
+_CORE_MAX_VALUES = 64  # the core's lists are 64-bit words
+
+
+def core_available() -> bool:
+    """True when the compiled core (``futocp.backends._listcolor_core``) is built."""
+    return _core is not None
+
+
+_NATIVE: dict[int, tuple[tuple[Any, ...], Any]] = {}  # id(prog.groups) -> (structure, core's)
+_NATIVE_KEPT = 32
+
+
+def _native_program(prog: ListcolorProgram) -> Any:
+    """The compiled core's copy of ``prog`` (None when the core does not take it),
+    shared by the programs of one structure (:func:`compile_program` caches it)."""
+    if core_fallback(prog):
+        return None
+    assert _core is not None
+    structure = (prog.groups, prog.counts, prog.cell_groups, prog.succ, prog.pred,
+                 prog.dual_groups, prog.arcs, prog.distinct, prog.cages, prog.cells, prog.values)
+    hit = _NATIVE.get(id(prog.groups))
+    if hit is not None and all(a is b for a, b in zip(hit[0], structure, strict=True)):
+        return hit[1]
+    native = _core.Program(len(prog.cells), prog.groups, prog.counts, prog.cell_groups,
+                           prog.succ, prog.pred, prog.n_values, prog.dual_groups, prog.arcs,
+                           prog.distinct, prog.cages, prog.cells, prog.values)
+    if len(_NATIVE) >= _NATIVE_KEPT:
+        _NATIVE.clear()
+    _NATIVE[id(prog.groups)] = (structure, native)  # holds prog.groups: its id stays its own
+    return native
+
+
+def core_fallback(prog: ListcolorProgram) -> str:
+    """Why ``prog`` runs on the pure-Python reference ("": the compiled core takes it).
+
+    The core takes every option and every model feature (count groups, ``less``,
+    binary relations, partial all-different groups, cages) but two: a
+    ``seed`` (the value order is shuffled by Python's :mod:`random`, which
+    the core does not replay) and lists wider than 64 bits (more than 64
+    values, or an all-different group of more than 64 cells).
+    """
+    if _core is None:
+        return "the compiled core is not built"
+    if prog.seed is not None:
+        return "a seed (the value order is shuffled by Python's random)"
+    widest = max(map(len, map(prog.groups.__getitem__, prog.dual_groups)), default=0)
+    if prog.n_values > _CORE_MAX_VALUES or widest > _CORE_MAX_VALUES:
+        return f"more than {_CORE_MAX_VALUES} values or cells in an all-different group"
+    return ""
+
 _STATS = ("nodes", "backtracks", "max_depth", "probes", "failed_literals", "dilemma_values")
 _SPLIT_PER_WORKER = 16  # subproblems per worker of a plain split ...
 _LOOKAHEAD_SPLIT_PER_WORKER = 4  # ... and of a lookahead split (a lookahead per node above them)
@@ -807,21 +929,42 @@ class _Search:
 
     def __init__(self, prog: ListcolorProgram, limit: int | None, expired: Callable[[], bool],
                  lookahead: str = "auto", weight: str = "portfolio", branching: str = "cell",
-                 hidden_singles: bool = True) -> None:
+                 hidden_singles: bool = True, core: str = "python") -> None:
         self.prog = prog
+        self.branching = branching
+        self.hidden_singles = hidden_singles
         self.limit = limit
         self.expired = expired
         self.mode = lookahead
-        self.propagate, self.counter = make_propagator(prog, hidden_singles)
+        self.counter = [0, 0]
         self.stats: dict[str, int] = dict.fromkeys(_STATS, 0)
-        rng = None if prog.seed is None else random.Random(f"{prog.seed}:values")
-        self.plain = make_plain_brancher(prog, branching == "dual", rng)
         weights = [weight]
         if weight == "portfolio":
             weights = ["removed", "binary"] if limit == 1 else ["removed"]
-        self.looks = [make_lookahead_brancher(prog, self.propagate, self.counter, self.stats,
-                                              expired, self.plain, w) for w in weights]
+        self.weights = weights
         self.solutions: list[tuple[Any, ...]] = []
+        # the compiled core's program, when it runs the search
+        self.native: Any = None if core == "python" else _native_program(prog)
+
+    # The Python engine, made on first use (a search run by the compiled core needs none).
+
+    @cached_property
+    def propagate(self) -> Propagator:
+        """The propagation function; ``counter[0]`` counts removed values."""
+        return make_propagator(self.prog, self.hidden_singles, self.counter)[0]
+
+    @cached_property
+    def plain(self) -> Brancher:
+        """The plain brancher."""
+        seed = self.prog.seed
+        rng = None if seed is None else random.Random(f"{seed}:values")
+        return make_plain_brancher(self.prog, self.branching == "dual", rng)
+
+    @cached_property
+    def looks(self) -> list[Brancher]:
+        """The lookahead branchers (two for a portfolio, else one)."""
+        return [make_lookahead_brancher(self.prog, self.propagate, self.counter, self.stats,
+                                        self.expired, self.plain, w) for w in self.weights]
 
     def counts(self) -> dict[str, Any]:
         """The counters so far: the stats and ``removed_values`` (by propagation)."""
@@ -862,8 +1005,11 @@ class _Search:
         until one of them finishes.
 
         Answers True when the search is over (space exhausted or limit
-        reached), False when :attr:`expired` stopped it.
+        reached), False when :attr:`expired` stopped it. With the compiled core
+        (:attr:`native`) the same search runs in C, to the same counters.
         """
+        if self.native is not None:
+            return self._run_native(start)
         if start is None:
             start = self.root()
             if start is None:
@@ -886,6 +1032,22 @@ class _Search:
                                for look in looks])
         except _Timeout:
             return False
+
+    def _run_native(self, start: tuple[list[int], list[int]] | None) -> bool:
+        """:meth:`run` by the compiled core; its counters added to :attr:`stats`."""
+        assert _core is not None
+        out = _core.run(self.native, self.prog.domains, self.limit, self.expired, self.mode, self.weights,
+                        self.branching == "dual", self.hidden_singles, start, self.solutions)
+        finished, nodes, backtracks, max_depth, probes, failed, dilemma, removed = out
+        stats = self.stats
+        stats["nodes"] += nodes
+        stats["backtracks"] += backtracks
+        stats["max_depth"] = max(stats["max_depth"], max_depth)
+        stats["probes"] += probes
+        stats["failed_literals"] += failed
+        stats["dilemma_values"] += dilemma
+        self.counter[0] += removed
+        return bool(finished)
 
     def dfs(self, doms: list[int], dual: list[int], look: Brancher, switch: int, budget: int,
             turn: int) -> Generator[None, None, bool | None]:

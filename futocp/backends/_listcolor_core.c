@@ -1,0 +1,1485 @@
+/* The compiled core of the listcolor backend (futocp/backends/listcolor.py).
+ *
+ * The same algorithm as the pure-Python reference in listcolor.py, step for
+ * step, so that every counter (nodes, backtracks, max_depth, probes,
+ * failed_literals, dilemma_values, removed_values) and the order of the
+ * solutions are the same: the propagation loop (make_propagator), the plain
+ * and the lookahead branchers (make_plain_brancher, make_lookahead_brancher),
+ * the settling of the root (settle) and the search strategy (_Search.run,
+ * _Search.dfs, _portfolio). Read the Python first: the comments here only
+ * say where the C differs in form.
+ *
+ * Lists are 64-bit words (at most 64 values; every all-different group at
+ * most 64 cells): a node is one block of n + n_dual * m words (the lists,
+ * then the dual table), copied with memcpy, taken from a free list.
+ *
+ * Module API (called by listcolor.py only):
+ *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
+ *           dual_groups, arcs, distinct, cages, cells, values)
+ *   run(program, domains, limit, expired, mode, weights, dual_branching,
+ *       hidden_singles, start, solutions)
+ *       -> (finished, nodes, backtracks, max_depth, probes, failed_literals,
+ *           dilemma_values, removed_values)
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t bits;
+
+#define NEVER ((long long)1 << 62)
+#define CHECK_EVERY 16
+#define AUTO_SWITCH 20
+#define SLICE 8
+#define SOLO 32
+
+static inline int popc(bits x) {
+#if defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int ctz(bits x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+static inline int hib(bits x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+#else
+static inline int ctz(bits x) { return __builtin_ctzll(x); }
+static inline int hib(bits x) { return 63 - __builtin_clzll(x); }
+#endif
+
+/* ------------------------------------------------------------------ */
+/* The program                                                          */
+
+typedef struct {
+    PyObject_HEAD
+    int n, m, n_groups, n_dual, n_cages, W;
+    bits full;
+    bits *above, *below;
+    int *gstart, *gcells;     /* groups (CSR) */
+    int *gcount;              /* per group: offset into counts, or -1 */
+    int *counts;
+    int *dual_group;          /* per dual group j: its group */
+    int *sstart, *sbase, *spos, *sgroup, *scells;  /* slots per cell (scells: offset of the group's cells) */
+    int *cgstart, *cgroups;   /* cell_groups */
+    int *sustart, *succ, *prstart, *pred;
+    unsigned char *has_less;
+    int *astart, *aother;     /* arcs per cell; supports m words each */
+    bits *asup;
+    int *pestart, *peers;     /* others of the partial groups per cell */
+    int *distart, *dicells;   /* distinct groups (for settle) */
+    int n_distinct;
+    int *dostart, *dirty_of;  /* groups/cages to revise per cell */
+    int *castart, *cacells;   /* cages */
+    int *costart;
+    bits *combos;
+    int slow, has_extra;
+    int *cells;               /* model cell of each internal cell */
+    PyObject *values;         /* tuple */
+} Program;
+
+static void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    if (!p) PyErr_NoMemory();
+    return p;
+}
+
+static void Program_dealloc(Program *p) {
+    void *arrays[] = {p->above, p->below, p->gstart, p->gcells, p->gcount, p->counts,
+                      p->dual_group, p->sstart, p->sbase, p->spos, p->sgroup, p->scells, p->cgstart,
+                      p->cgroups, p->sustart, p->succ, p->prstart, p->pred, p->has_less,
+                      p->astart, p->aother, p->asup, p->pestart, p->peers, p->distart,
+                      p->dicells, p->dostart, p->dirty_of, p->castart, p->cacells, p->costart,
+                      p->combos, p->cells};
+    for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) free(arrays[i]);
+    Py_XDECREF(p->values);
+    Py_TYPE(p)->tp_free((PyObject *)p);
+}
+
+/* A Python int as 64 bits (lists, supports, masks: non-negative, < 2**64). */
+static int as_bits(PyObject *o, bits *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (bits)v;
+    return 0;
+}
+
+/* A sequence of sequences of ints as CSR arrays. */
+static int csr_ints(PyObject *seq, Py_ssize_t expect, int **start, int **items) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence");
+    if (!fast) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    if (expect >= 0 && k != expect) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "sequence of the wrong length");
+        return -1;
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Py_ssize_t len = PyObject_Length(PySequence_Fast_GET_ITEM(fast, i));
+        if (len < 0) { Py_DECREF(fast); return -1; }
+        total += len;
+    }
+    *start = xcalloc((size_t)k + 1, sizeof(int));
+    *items = xcalloc((size_t)total, sizeof(int));
+    if (!*start || !*items) { Py_DECREF(fast); return -1; }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, i), "expected a sequence");
+        if (!row) { Py_DECREF(fast); return -1; }
+        (*start)[i] = (int)at;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(row); j++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, j));
+            if (v == -1 && PyErr_Occurred()) { Py_DECREF(row); Py_DECREF(fast); return -1; }
+            (*items)[at++] = (int)v;
+        }
+        Py_DECREF(row);
+    }
+    (*start)[k] = (int)at;
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    PyObject *groups, *counts, *cell_groups, *succ, *pred, *dual_groups, *arcs,
+        *distinct, *cages, *cells, *values;
+    int m;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "nOOOOOiOOOOOO", &n, &groups, &counts, &cell_groups,
+                          &succ, &pred, &m, &dual_groups, &arcs, &distinct, &cages, &cells,
+                          &values))
+        return NULL;
+    if (m < 1 || m > 64) {
+        PyErr_SetString(PyExc_ValueError, "the compiled core takes 1 to 64 values");
+        return NULL;
+    }
+    Program *p = (Program *)type->tp_alloc(type, 0);
+    if (!p) return NULL;
+    PyObject *fast = NULL, *row = NULL;
+    if (n < 0) goto bad;
+    p->n = (int)n;
+    p->m = m;
+    p->full = m == 64 ? ~(bits)0 : (((bits)1 << m) - 1);
+    p->values = PySequence_Tuple(values);
+    if (!p->values) goto error;
+    if (PyTuple_GET_SIZE(p->values) != m) {
+        PyErr_SetString(PyExc_ValueError, "values: one label per value index");
+        goto error;
+    }
+    p->above = xcalloc(m, sizeof(bits));
+    p->below = xcalloc(m, sizeof(bits));
+    if (!p->above || !p->below) goto error;
+    for (int v = 0; v < m; v++) {
+        p->above[v] = v + 1 >= 64 ? 0 : p->full & ~((((bits)1) << (v + 1)) - 1);
+        p->below[v] = (((bits)1) << v) - 1;
+    }
+    /* cells */
+    p->cells = xcalloc(n, sizeof(int));
+    if (!p->cells) goto error;
+    fast = PySequence_Fast(cells, "cells");
+    if (!fast || PySequence_Fast_GET_SIZE(fast) != n) goto bad;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (c < 0 || c >= n) goto bad;
+        p->cells[i] = (int)c;
+    }
+    Py_CLEAR(fast);
+    /* groups and their counts */
+    if (csr_ints(groups, -1, &p->gstart, &p->gcells) < 0) goto error;
+    p->n_groups = (int)PyObject_Length(groups);
+    fast = PySequence_Fast(counts, "counts");
+    if (!fast || PySequence_Fast_GET_SIZE(fast) != p->n_groups) goto bad;
+    p->gcount = xcalloc(p->n_groups, sizeof(int));
+    p->counts = xcalloc((size_t)p->n_groups * m, sizeof(int));
+    if (!p->gcount || !p->counts) goto error;
+    for (int g = 0; g < p->n_groups; g++) {
+        PyObject *k = PySequence_Fast_GET_ITEM(fast, g);
+        p->gcount[g] = -1;
+        if (k == Py_None) continue;
+        row = PySequence_Fast(k, "counts");
+        if (!row || PySequence_Fast_GET_SIZE(row) != m) goto bad;
+        p->gcount[g] = g * m;
+        for (int v = 0; v < m; v++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, v));
+            if (c == -1 && PyErr_Occurred()) goto error;
+            p->counts[g * m + v] = (int)c;
+        }
+        Py_CLEAR(row);
+    }
+    Py_CLEAR(fast);
+    /* dual groups, slots */
+    fast = PySequence_Fast(dual_groups, "dual_groups");
+    if (!fast) goto error;
+    p->n_dual = (int)PySequence_Fast_GET_SIZE(fast);
+    p->dual_group = xcalloc(p->n_dual, sizeof(int));
+    if (!p->dual_group) goto error;
+    p->sstart = xcalloc(n + 1, sizeof(int));
+    if (!p->sstart) goto error;
+    for (int j = 0; j < p->n_dual; j++) {
+        long g = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
+        if (g < 0 || g >= p->n_groups || p->gcount[g] >= 0) goto bad;
+        if (p->gstart[g + 1] - p->gstart[g] > 64) {
+            PyErr_SetString(PyExc_ValueError, "the compiled core takes groups of 64 cells at most");
+            goto error;
+        }
+        p->dual_group[j] = (int)g;
+        for (int k = p->gstart[g]; k < p->gstart[g + 1]; k++) {
+            if (p->gcells[k] < 0 || p->gcells[k] >= n) goto bad;
+            p->sstart[p->gcells[k] + 1]++;
+        }
+    }
+    Py_CLEAR(fast);
+    for (int c = 0; c < n; c++) p->sstart[c + 1] += p->sstart[c];
+    {
+        int total = p->sstart[n];
+        int *fill = xcalloc(n, sizeof(int));
+        p->sbase = xcalloc(total, sizeof(int));
+        p->spos = xcalloc(total, sizeof(int));
+        p->sgroup = xcalloc(total, sizeof(int));
+        p->scells = xcalloc(total, sizeof(int));
+        if (!fill || !p->sbase || !p->spos || !p->sgroup || !p->scells) { free(fill); goto error; }
+        for (int j = 0; j < p->n_dual; j++) {
+            int g = p->dual_group[j];
+            for (int k = p->gstart[g]; k < p->gstart[g + 1]; k++) {
+                int c = p->gcells[k];
+                int at = p->sstart[c] + fill[c]++;
+                p->sbase[at] = j * m;
+                p->spos[at] = k - p->gstart[g];
+                p->sgroup[at] = g;
+                p->scells[at] = p->gstart[g];
+            }
+        }
+        free(fill);
+    }
+    p->W = (int)n + p->n_dual * m;
+    if (csr_ints(cell_groups, n, &p->cgstart, &p->cgroups) < 0) goto error;
+    if (csr_ints(succ, n, &p->sustart, &p->succ) < 0) goto error;
+    if (csr_ints(pred, n, &p->prstart, &p->pred) < 0) goto error;
+    p->has_less = xcalloc(n, 1);
+    if (!p->has_less) goto error;
+    for (int c = 0; c < n; c++)
+        p->has_less[c] = p->sustart[c + 1] > p->sustart[c] || p->prstart[c + 1] > p->prstart[c];
+    /* arcs: per cell, (other, support) pairs */
+    p->astart = xcalloc(n + 1, sizeof(int));
+    if (!p->astart) goto error;
+    fast = PySequence_Fast(arcs, "arcs");
+    if (!fast) goto error;
+    {
+        Py_ssize_t na = PySequence_Fast_GET_SIZE(fast);
+        if (na != 0 && na != n) goto bad;
+        int total = 0;
+        for (Py_ssize_t c = 0; c < na; c++) {
+            Py_ssize_t len = PyObject_Length(PySequence_Fast_GET_ITEM(fast, c));
+            if (len < 0) goto error;
+            total += (int)len;
+        }
+        p->aother = xcalloc(total, sizeof(int));
+        p->asup = xcalloc((size_t)total * m, sizeof(bits));
+        if (!p->aother || !p->asup) goto error;
+        int at = 0;
+        for (Py_ssize_t c = 0; c < n; c++) {
+            p->astart[c] = at;
+            if (c >= na) continue;
+            row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "arcs");
+            if (!row) goto error;
+            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row); k++) {
+                PyObject *pair = PySequence_Fast_GET_ITEM(row, k);
+                PyObject *other, *sup;
+                if (!PyArg_ParseTuple(pair, "OO", &other, &sup)) goto error;
+                long o = PyLong_AsLong(other);
+                if (o < 0 || o >= n) goto bad;
+                p->aother[at] = (int)o;
+                PyObject *sf = PySequence_Fast(sup, "support");
+                if (!sf) goto error;
+                if (PySequence_Fast_GET_SIZE(sf) != m) { Py_DECREF(sf); goto bad; }
+                for (int v = 0; v < m; v++)
+                    if (as_bits(PySequence_Fast_GET_ITEM(sf, v), &p->asup[(size_t)at * m + v]) < 0) {
+                        Py_DECREF(sf);
+                        goto error;
+                    }
+                Py_DECREF(sf);
+                at++;
+            }
+            Py_CLEAR(row);
+        }
+        p->astart[n] = at;
+    }
+    Py_CLEAR(fast);
+    /* distinct groups and peers */
+    if (csr_ints(distinct, -1, &p->distart, &p->dicells) < 0) goto error;
+    p->n_distinct = (int)PyObject_Length(distinct);
+    {
+        /* per cell, the sorted others of its partial groups */
+        unsigned char *mark = xcalloc(n, 1);
+        int *cnt = xcalloc(n + 1, sizeof(int));
+        if (!mark || !cnt) { free(mark); free(cnt); goto error; }
+        int total = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int c = 0; c < n && p->n_distinct; c++) {
+                int k = 0;
+                if (pass) p->pestart[c] = total;
+                for (int gi = 0; gi < p->n_distinct; gi++) {
+                    int in = 0;
+                    for (int a = p->distart[gi]; a < p->distart[gi + 1]; a++)
+                        if (p->dicells[a] == c) in = 1;
+                    if (!in) continue;
+                    for (int a = p->distart[gi]; a < p->distart[gi + 1]; a++) {
+                        int x = p->dicells[a];
+                        if (x != c && !mark[x]) { mark[x] = 1; k++; }
+                    }
+                }
+                if (pass) {
+                    for (int x = 0; x < n && k; x++)
+                        if (mark[x]) p->peers[total++] = x;
+                } else {
+                    cnt[c] = k;
+                    total += k;
+                }
+                for (int gi = 0; gi < p->n_distinct && k; gi++)
+                    for (int a = p->distart[gi]; a < p->distart[gi + 1]; a++) mark[p->dicells[a]] = 0;
+            }
+            if (!pass) {
+                p->pestart = xcalloc(n + 1, sizeof(int));
+                p->peers = xcalloc(total, sizeof(int));
+                if (!p->pestart || !p->peers) { free(mark); free(cnt); goto error; }
+                total = 0;
+            }
+        }
+        p->pestart[n] = total;
+        free(mark);
+        free(cnt);
+    }
+    /* cages */
+    fast = PySequence_Fast(cages, "cages");
+    if (!fast) goto error;
+    p->n_cages = (int)PySequence_Fast_GET_SIZE(fast);
+    {
+        int ncells = 0, ncombos = 0;
+        for (int i = 0; i < p->n_cages; i++) {
+            PyObject *cc, *co;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OO", &cc, &co)) goto error;
+            Py_ssize_t a = PyObject_Length(cc), b = PyObject_Length(co);
+            if (a < 0 || b < 0) goto error;
+            ncells += (int)a;
+            ncombos += (int)b;
+        }
+        p->castart = xcalloc(p->n_cages + 1, sizeof(int));
+        p->costart = xcalloc(p->n_cages + 1, sizeof(int));
+        p->cacells = xcalloc(ncells, sizeof(int));
+        p->combos = xcalloc(ncombos, sizeof(bits));
+        if (!p->castart || !p->costart || !p->cacells || !p->combos) goto error;
+        int a = 0, b = 0;
+        for (int i = 0; i < p->n_cages; i++) {
+            PyObject *cc, *co;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OO", &cc, &co)) goto error;
+            p->castart[i] = a;
+            p->costart[i] = b;
+            row = PySequence_Fast(cc, "cage cells");
+            if (!row) goto error;
+            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row); k++) {
+                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, k));
+                if (c < 0 || c >= n) goto bad;
+                p->cacells[a++] = (int)c;
+            }
+            Py_CLEAR(row);
+            row = PySequence_Fast(co, "cage combinations");
+            if (!row) goto error;
+            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row); k++)
+                if (as_bits(PySequence_Fast_GET_ITEM(row, k), &p->combos[b++]) < 0) goto error;
+            Py_CLEAR(row);
+        }
+        p->castart[p->n_cages] = a;
+        p->costart[p->n_cages] = b;
+    }
+    Py_CLEAR(fast);
+    /* dirty_of: count groups of the cell, then its cages */
+    {
+        int *cnt = xcalloc(n + 1, sizeof(int));
+        if (!cnt) goto error;
+        for (int c = 0; c < n; c++)
+            for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++) {
+                int g = p->cgroups[k];
+                if (g < 0 || g >= p->n_groups) { free(cnt); goto bad; }
+                if (p->gcount[g] >= 0) cnt[c + 1]++;
+            }
+        for (int i = 0; i < p->n_cages; i++)
+            for (int k = p->castart[i]; k < p->castart[i + 1]; k++) cnt[p->cacells[k] + 1]++;
+        for (int c = 0; c < n; c++) cnt[c + 1] += cnt[c];
+        p->dostart = cnt;
+        p->dirty_of = xcalloc(cnt[n], sizeof(int));
+        int *fill = xcalloc(n, sizeof(int));
+        if (!p->dirty_of || !fill) { free(fill); goto error; }
+        for (int c = 0; c < n; c++)
+            for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++)
+                if (p->gcount[p->cgroups[k]] >= 0) p->dirty_of[cnt[c] + fill[c]++] = p->cgroups[k];
+        for (int i = 0; i < p->n_cages; i++)
+            for (int k = p->castart[i]; k < p->castart[i + 1]; k++) {
+                int c = p->cacells[k];
+                p->dirty_of[cnt[c] + fill[c]++] = p->n_groups + i;
+            }
+        free(fill);
+    }
+    p->has_extra = p->n_distinct > 0 || p->astart[n] > 0;
+    p->slow = p->dostart[n] > 0 || p->has_extra;
+    for (int k = 0; k < p->gstart[p->n_groups]; k++)
+        if (p->gcells[k] < 0 || p->gcells[k] >= n) goto bad;
+    for (int k = 0; k < p->sustart[n]; k++)
+        if (p->succ[k] < 0 || p->succ[k] >= n) goto bad;
+    for (int k = 0; k < p->prstart[n]; k++)
+        if (p->pred[k] < 0 || p->pred[k] >= n) goto bad;
+    for (int k = 0; k < p->distart[p->n_distinct]; k++)
+        if (p->dicells[k] < 0 || p->dicells[k] >= n) goto bad;
+    return (PyObject *)p;
+bad:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "malformed listcolor program");
+error:
+    Py_XDECREF(fast);
+    Py_XDECREF(row);
+    Py_DECREF(p);
+    return NULL;
+}
+
+static PyTypeObject ProgramType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "futocp.backends._listcolor_core.Program",
+    .tp_basicsize = sizeof(Program),
+    .tp_dealloc = (destructor)Program_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A ListcolorProgram in C arrays.",
+    .tp_new = Program_new,
+};
+
+/* ------------------------------------------------------------------ */
+/* Growable buffers and the block pool                                  */
+
+typedef struct { int *a; size_t n, cap; } IntBuf;
+
+static int ib_push(IntBuf *b, int x) {
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        int *a = realloc(b->a, cap * sizeof(int));
+        if (!a) return -1;
+        b->a = a;
+        b->cap = cap;
+    }
+    b->a[b->n++] = x;
+    return 0;
+}
+
+typedef struct Search Search;
+
+typedef struct { int cell; bits bit; bits *blk; long long removed; } Kid;
+typedef struct { bits *blk; size_t kstart, kend, knext; } Frame;
+
+typedef struct {
+    int look;                 /* lookahead brancher (index into the weights) */
+    int use_look;             /* the brancher in use: 0 plain, 1 lookahead */
+    long long sw, budget, turn;
+    long long nodes, backtracks;
+    int check, alive, resume;
+    bits *cur;
+    Frame *frames;
+    size_t nframes, capframes;
+    Kid *kids;
+    size_t nkids, capkids;
+} Dfs;
+
+typedef struct { bits *blk; int ok; long long weight, removed; size_t tstart, tend; } ProbeRes;
+
+struct Search {
+    Program *p;
+    int hs, dual_branching, by_binary[2], look_check[2];
+    long long limit;
+    PyObject *expired, *solutions;
+    long long nodes, backtracks, max_depth, probes, failed, dilemma, removed, binary;
+    /* events (LIFO) */
+    int *evc;
+    bits *evk;
+    size_t nev, capev;
+    /* count groups and cages to revise (LIFO) */
+    int *dirty;
+    size_t ndirty;
+    unsigned char *queued;
+    /* block pool */
+    bits **pool;
+    size_t npool, cappool;
+    int oom, error;           /* out of memory; a Python exception is set */
+    /* lookahead scratch */
+    int *pairs;               /* 4 ints per pair: c1, v1, c2, v2 (value indices) */
+    size_t npairs, cappairs;
+    unsigned *stamp;          /* per (cell, value): round stamp of its cached probe */
+    int *slot;
+    unsigned round;
+    ProbeRes *probes_buf;
+    size_t nprobes, capprobes;
+    IntBuf trails;
+    unsigned *mark1, *mark2;
+    unsigned markgen;
+    IntBuf common;
+    IntBuf *trail;            /* the trail propagate appends to (NULL: none) */
+};
+
+static bits *blk_alloc(Search *s) {
+    if (s->npool) return s->pool[--s->npool];
+    bits *b = malloc((size_t)s->p->W * sizeof(bits) + sizeof(bits));
+    if (!b) s->oom = 1;
+    return b;
+}
+
+static void blk_free(Search *s, bits *b) {
+    if (!b) return;
+    if (s->npool == s->cappool) {
+        size_t cap = s->cappool ? s->cappool * 2 : 64;
+        bits **a = realloc(s->pool, cap * sizeof(bits *));
+        if (!a) { free(b); return; }
+        s->pool = a;
+        s->cappool = cap;
+    }
+    s->pool[s->npool++] = b;
+}
+
+static bits *blk_copy(Search *s, const bits *src) {
+    bits *b = blk_alloc(s);
+    if (b) memcpy(b, src, (size_t)s->p->W * sizeof(bits));
+    return b;
+}
+
+static int grow_events(Search *s) {
+    size_t cap = s->capev * 2;
+    int *a = realloc(s->evc, cap * sizeof(int));
+    if (!a) { s->oom = 1; return -1; }
+    s->evc = a;
+    bits *k = realloc(s->evk, cap * sizeof(bits));
+    if (!k) { s->oom = 1; return -1; }
+    s->evk = k;
+    s->capev = cap;
+    return 0;
+}
+
+static inline int push_ev(Search *s, int c, bits keep) {
+    if (s->nev == s->capev && grow_events(s) < 0) return -1;
+    s->evc[s->nev] = c;
+    s->evk[s->nev++] = keep;
+    return 0;
+}
+
+#define PUSH(c, k) do { if (push_ev(s, (c), (k)) < 0) goto fail; } while (0)
+
+/* ------------------------------------------------------------------ */
+/* Propagation (make_propagator's propagate)                           */
+
+static void mark_dirty(Search *s, int g) {
+    if (!s->queued[g]) {
+        s->queued[g] = 1;
+        s->dirty[s->ndirty++] = g;
+    }
+}
+
+/* Applies the pending events (and revises the pending dirty groups) to the
+ * node ``blk``; 1 at the fixpoint, 0 on a dead end. Leaves no event and no
+ * dirty group pending. The event stack and the program's arrays are held in
+ * locals (the compiler cannot tell that the lists do not alias them). */
+static int propagate(Search *s, bits *blk) {
+    const Program *p = s->p;
+    bits *const doms = blk, *const dual = blk + p->n;
+    const int m = p->m, hs = s->hs, slow = p->slow, has_extra = p->has_extra;
+    const int *const sstart = p->sstart, *const sbase = p->sbase, *const spos = p->spos;
+    const int *const scells = p->scells, *const gcells = p->gcells;
+    const unsigned char *const has_less = p->has_less;
+    const bits *const above = p->above, *const below = p->below;
+    long long removed = 0, binary = 0;
+    IntBuf *trail = s->trail;
+    int *evc = s->evc;
+    bits *evk = s->evk;
+    size_t nev = s->nev, capev = s->capev;
+#define LPUSH(c_, k_)                                                           \
+    do {                                                                        \
+        if (nev == capev) {                                                     \
+            s->nev = nev;                                                       \
+            if (grow_events(s) < 0) goto fail;                                  \
+            evc = s->evc;                                                       \
+            evk = s->evk;                                                       \
+            capev = s->capev;                                                   \
+        }                                                                       \
+        evc[nev] = (c_);                                                        \
+        evk[nev++] = (k_);                                                      \
+    } while (0)
+    for (;;) {
+        while (nev) {
+            nev--;
+            const int c = evc[nev];
+            const bits d = doms[c], nd = d & evk[nev];
+            if (nd == d) continue;
+            if (!nd) goto fail;
+            doms[c] = nd;
+            if (popc(nd) == 2) binary++;
+            if (trail && ib_push(trail, c) < 0) { s->oom = 1; goto fail; }
+            const bits r = d ^ nd;
+            removed += popc(r);
+            const int k0 = sstart[c], k1 = sstart[c + 1];
+            for (int k = k0; k < k1; k++) {
+                bits *du = dual + sbase[k];
+                const bits npbit = ~((bits)1 << spos[k]);
+                const int *cells = gcells + scells[k];
+                bits rr = r;
+                while (rr) {
+                    const int v = ctz(rr);
+                    const bits low = rr & (0 - rr);
+                    rr ^= low;
+                    const bits x = du[v] & npbit;
+                    du[v] = x;
+                    const bits y = x & (x - 1);
+                    if (y) {
+                        if (!(y & (y - 1))) binary++;
+                    } else if (!x) {
+                        goto fail;
+                    } else if (hs) {
+                        const int t = cells[ctz(x)];
+                        if (doms[t] != low) LPUSH(t, low);
+                    }
+                }
+            }
+            if (!(nd & (nd - 1))) {
+                const int v = ctz(nd);
+                const bits drop = ~nd;
+                for (int k = k0; k < k1; k++) {
+                    const int *cells = gcells + scells[k];
+                    bits others = dual[sbase[k] + v] & ~((bits)1 << spos[k]);
+                    while (others) {
+                        LPUSH(cells[ctz(others)], drop);
+                        others &= others - 1;
+                    }
+                }
+            }
+            if (has_less[c]) {
+                if ((d & (0 - d)) != (nd & (0 - nd))) {
+                    const bits keep = above[ctz(nd)];
+                    for (int k = p->sustart[c]; k < p->sustart[c + 1]; k++) LPUSH(p->succ[k], keep);
+                }
+                if (hib(d) != hib(nd)) {
+                    const bits keep = below[hib(nd)];
+                    for (int k = p->prstart[c]; k < p->prstart[c + 1]; k++) LPUSH(p->pred[k], keep);
+                }
+            }
+            if (slow) {
+                for (int k = p->dostart[c]; k < p->dostart[c + 1]; k++) mark_dirty(s, p->dirty_of[k]);
+                if (has_extra) {
+                    for (int k = p->astart[c]; k < p->astart[c + 1]; k++) {
+                        const bits *sup = p->asup + (size_t)k * m;
+                        bits keep = 0, rest = nd;
+                        while (rest) {
+                            keep |= sup[ctz(rest)];
+                            rest &= rest - 1;
+                        }
+                        const int other = p->aother[k];
+                        if (doms[other] & ~keep) LPUSH(other, keep);
+                    }
+                    if (p->pestart[c + 1] > p->pestart[c] && !(nd & (nd - 1))) {
+                        const bits drop = ~nd;
+                        for (int k = p->pestart[c]; k < p->pestart[c + 1]; k++) {
+                            const int x = p->peers[k];
+                            if (doms[x] & nd) LPUSH(x, drop);
+                        }
+                    }
+                }
+            }
+        }
+        if (!s->ndirty) {
+            s->removed += removed;
+            s->binary += binary;
+            s->nev = 0;
+            return 1;
+        }
+        const int g = s->dirty[--s->ndirty];
+        s->queued[g] = 0;
+        if (g >= p->n_groups) { /* a cage */
+            const int i = g - p->n_groups;
+            const int *cells = p->cacells + p->castart[i];
+            const int nc = p->castart[i + 1] - p->castart[i];
+            bits uni = 0, fixed = 0;
+            for (int a = 0; a < nc; a++) {
+                const bits d = doms[cells[a]];
+                uni |= d;
+                if (!(d & (d - 1))) fixed |= d;
+            }
+            bits allowed = 0, needed = ~(bits)0;
+            for (int k = p->costart[i]; k < p->costart[i + 1]; k++) {
+                const bits mk = p->combos[k];
+                if ((mk & uni) != mk || (fixed & ~mk)) continue;
+                int a = 0;
+                for (; a < nc; a++)
+                    if (!(doms[cells[a]] & mk)) break;
+                if (a == nc) {
+                    allowed |= mk;
+                    needed &= mk;
+                }
+            }
+            if (!allowed) goto fail;
+            for (int a = 0; a < nc; a++)
+                if (doms[cells[a]] & ~allowed) LPUSH(cells[a], allowed);
+            if (hs) {
+                bits rest = needed & ~fixed;
+                while (rest) {
+                    const bits low = rest & (0 - rest);
+                    rest ^= low;
+                    int holder = -1, a = 0;
+                    for (; a < nc; a++)
+                        if (doms[cells[a]] & low) {
+                            if (holder >= 0) break;
+                            holder = cells[a];
+                        }
+                    if (a == nc && holder >= 0) LPUSH(holder, low);
+                }
+            }
+            continue;
+        }
+        const int *counts = p->counts + p->gcount[g];
+        const int *cells = gcells + p->gstart[g];
+        const int nc = p->gstart[g + 1] - p->gstart[g];
+        for (int v = 0; v < m; v++) {
+            const bits bit = (bits)1 << v;
+            const int need = counts[v];
+            int can = 0, fix = 0;
+            for (int a = 0; a < nc; a++) {
+                const bits d = doms[cells[a]];
+                if (d & bit) {
+                    can++;
+                    if (d == bit) fix++;
+                }
+            }
+            if (can < need || fix > need) goto fail;
+            if (can == need) {
+                if (fix < need && hs)
+                    for (int a = 0; a < nc; a++) {
+                        const bits d = doms[cells[a]];
+                        if ((d & bit) && d != bit) LPUSH(cells[a], bit);
+                    }
+            } else if (fix == need) {
+                for (int a = 0; a < nc; a++) {
+                    const bits d = doms[cells[a]];
+                    if ((d & bit) && d != bit) LPUSH(cells[a], ~bit);
+                }
+            }
+        }
+    }
+#undef LPUSH
+fail:
+    s->removed += removed;
+    s->binary += binary;
+    s->nev = 0;
+    while (s->ndirty) s->queued[s->dirty[--s->ndirty]] = 0;
+    return 0;
+}
+
+/* settle(): the root's events and dirty groups, then propagate. */
+static int settle(Search *s, bits *blk) {
+    const Program *p = s->p;
+    bits *doms = blk, *dual = blk + p->n;
+    const int m = p->m, n = p->n;
+    for (int i = 0; i < p->n_dual * m; i++) {
+        bits x = dual[i];
+        if (!x) return 0;
+        if (!(x & (x - 1))) {
+            int j = i / m, v = i % m, g = p->dual_group[j];
+            PUSH(p->gcells[p->gstart[g] + ctz(x)], (bits)1 << v);
+        }
+    }
+    for (int c = 0; c < n; c++) {
+        bits d = doms[c];
+        if (!(d & (d - 1))) {
+            for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++) {
+                int g = p->cgroups[k];
+                if (p->gcount[g] >= 0) continue;
+                for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++)
+                    if (p->gcells[a] != c) PUSH(p->gcells[a], ~d);
+            }
+        }
+        for (int k = p->sustart[c]; k < p->sustart[c + 1]; k++) PUSH(p->succ[k], p->above[ctz(d)]);
+        for (int k = p->prstart[c]; k < p->prstart[c + 1]; k++) PUSH(p->pred[k], p->below[hib(d)]);
+    }
+    for (int c = 0; c < n; c++) {
+        bits d = doms[c];
+        for (int k = p->astart[c]; k < p->astart[c + 1]; k++) {
+            bits keep = 0;
+            for (int v = 0; v < m; v++)
+                if (d >> v & 1) keep |= p->asup[(size_t)k * m + v];
+            PUSH(p->aother[k], keep);
+        }
+    }
+    for (int gi = 0; gi < p->n_distinct; gi++)
+        for (int a = p->distart[gi]; a < p->distart[gi + 1]; a++) {
+            int c = p->dicells[a];
+            bits d = doms[c];
+            if (!(d & (d - 1)))
+                for (int b = p->distart[gi]; b < p->distart[gi + 1]; b++)
+                    if (p->dicells[b] != c) PUSH(p->dicells[b], ~d);
+        }
+    for (int g = 0; g < p->n_groups; g++)
+        if (p->gcount[g] >= 0) mark_dirty(s, g);
+    for (int i = 0; i < p->n_cages; i++) mark_dirty(s, p->n_groups + i);
+    return propagate(s, blk);
+fail:
+    s->nev = 0;
+    return 0;
+}
+
+static void dual_table(const Program *p, bits *blk) {
+    bits *dual = blk + p->n;
+    const int m = p->m;
+    memset(dual, 0, (size_t)p->n_dual * m * sizeof(bits));
+    for (int j = 0; j < p->n_dual; j++) {
+        int g = p->dual_group[j];
+        for (int k = p->gstart[g]; k < p->gstart[g + 1]; k++) {
+            bits d = blk[p->gcells[k]], pbit = (bits)1 << (k - p->gstart[g]);
+            while (d) {
+                dual[j * m + ctz(d)] |= pbit;
+                d &= d - 1;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Branchers                                                            */
+
+/* Kids are appended to dfs->kids from index ``dfs->nkids``. */
+static int kid_push(Search *s, Dfs *f, int c, bits bit, bits *blk, long long removed) {
+    if (f->nkids == f->capkids) {
+        size_t cap = f->capkids ? f->capkids * 2 : 256;
+        Kid *a = realloc(f->kids, cap * sizeof(Kid));
+        if (!a) { s->oom = 1; return -1; }
+        f->kids = a;
+        f->capkids = cap;
+    }
+    Kid *k = &f->kids[f->nkids++];
+    k->cell = c;
+    k->bit = bit;
+    k->blk = blk;
+    k->removed = removed;
+    return 0;
+}
+
+enum { B_DEAD = -1, B_SOLVED = 0, B_KIDS = 1, B_ERROR = -2, B_TIMEOUT = -3 };
+
+static int plain_branch(Search *s, Dfs *f, bits *blk) {
+    const Program *p = s->p;
+    const bits *doms = blk, *dual = blk + p->n;
+    int bc = -1, bk = 1 << 30;
+    for (int c = 0; c < p->n; c++) {
+        int k = popc(doms[c]);
+        if (k >= 2 && k < bk) {
+            bk = k;
+            bc = c;
+            if (k == 2) break;
+        }
+    }
+    int bi = -1, dk = 1 << 30;
+    if (s->dual_branching && bk > 2) {
+        int nd = p->n_dual * p->m;
+        for (int i = 0; i < nd; i++) {
+            int k = popc(dual[i]);
+            if (k >= 2 && k < dk && k < bk) {
+                dk = k;
+                bi = i;
+                if (k == 2) break;
+            }
+        }
+    }
+    if (bi >= 0) {
+        const int *cells = p->gcells + p->gstart[p->dual_group[bi / p->m]];
+        bits v = (bits)1 << (bi % p->m), x = dual[bi];
+        while (x) {
+            if (kid_push(s, f, cells[ctz(x)], v, NULL, 0) < 0) return B_ERROR;
+            x &= x - 1;
+        }
+        return B_KIDS;
+    }
+    if (bc < 0) return B_SOLVED;
+    bits d = doms[bc];
+    while (d) {
+        if (kid_push(s, f, bc, d & (0 - d), NULL, 0) < 0) return B_ERROR;
+        d &= d - 1;
+    }
+    return B_KIDS;
+}
+
+static int expired_now(Search *s) {
+    PyObject *r = PyObject_CallNoArgs(s->expired);
+    if (!r) { s->error = 1; return -1; }
+    int t = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    if (t < 0) s->error = 1;
+    return t;
+}
+
+/* One probe: propagate "cell c takes value v" on a copy; index into probes_buf, or -1. */
+static long probe(Search *s, int look, const bits *blk, int c, int v) {
+    if (!--s->look_check[look]) {
+        s->look_check[look] = CHECK_EVERY;
+        int t = expired_now(s);
+        if (t) return t < 0 ? -2 : -3;
+    }
+    s->probes++;
+    if (s->nprobes == s->capprobes) {
+        size_t cap = s->capprobes ? s->capprobes * 2 : 64;
+        ProbeRes *a = realloc(s->probes_buf, cap * sizeof(ProbeRes));
+        if (!a) { s->oom = 1; return -2; }
+        s->probes_buf = a;
+        s->capprobes = cap;
+    }
+    long long removed0 = s->removed, binary0 = s->binary;
+    bits *d = blk_copy(s, blk);
+    if (!d) return -2;
+    size_t t0 = s->trails.n;
+    s->trail = &s->trails;
+    PUSH(c, (bits)1 << v);
+    int ok = propagate(s, d);
+    s->trail = NULL;
+    if (s->oom) { blk_free(s, d); return -2; }
+    long long removed = s->removed - removed0;
+    long long w = s->by_binary[look] ? (s->binary - binary0) * 64 + removed : removed;
+    s->removed = removed0;
+    s->binary = binary0;
+    ProbeRes *r = &s->probes_buf[s->nprobes];
+    r->ok = ok;
+    r->weight = w;
+    r->removed = removed;
+    r->tstart = t0;
+    r->tend = s->trails.n;
+    if (ok) {
+        r->blk = d;
+    } else {
+        r->blk = NULL;
+        blk_free(s, d);
+    }
+    return (long)s->nprobes++;
+fail:
+    s->trail = NULL;
+    blk_free(s, d);
+    return -2;
+}
+
+static long cached_probe(Search *s, int look, const bits *blk, int c, int v) {
+    size_t key = (size_t)c * s->p->m + v;
+    if (s->stamp[key] == s->round) return s->slot[key];
+    long r = probe(s, look, blk, c, v);
+    if (r >= 0) {
+        s->stamp[key] = s->round;
+        s->slot[key] = (int)r;
+    }
+    return r;
+}
+
+static int cmp_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void end_round(Search *s, long keep1, long keep2) {
+    for (size_t i = 0; i < s->nprobes; i++)
+        if ((long)i != keep1 && (long)i != keep2) blk_free(s, s->probes_buf[i].blk);
+    s->nprobes = 0;
+    s->trails.n = 0;
+    if (++s->round == 0) { /* wrapped: forget every stamp */
+        memset(s->stamp, 0, (size_t)s->p->n * s->p->m * sizeof(unsigned));
+        s->round = 1;
+    }
+}
+
+static int add_pair(Search *s, int c1, int v1, int c2, int v2) {
+    if (s->npairs == s->cappairs) {
+        size_t cap = s->cappairs ? s->cappairs * 2 : 256;
+        int *a = realloc(s->pairs, cap * 4 * sizeof(int));
+        if (!a) { s->oom = 1; return -1; }
+        s->pairs = a;
+        s->cappairs = cap;
+    }
+    int *q = s->pairs + 4 * s->npairs++;
+    q[0] = c1; q[1] = v1; q[2] = c2; q[3] = v2;
+    return 0;
+}
+
+/* Propagates the pending events at the node itself: 1, else B_DEAD or B_ERROR
+ * (the round of probes is then over). */
+static int at_node(Search *s, bits *blk) {
+    if (propagate(s, blk)) return 1;
+    end_round(s, -1, -1);
+    return s->oom ? B_ERROR : B_DEAD;
+}
+
+static int look_branch(Search *s, Dfs *f, bits *blk) {
+    const Program *p = s->p;
+    bits *doms = blk, *dual = blk + p->n;
+    const int m = p->m, look = f->look;
+    for (;;) {
+        s->npairs = 0;
+        for (int c = 0; c < p->n; c++) {
+            bits d = doms[c];
+            if (popc(d) == 2) {
+                int lo = ctz(d);
+                if (add_pair(s, c, lo, c, hib(d)) < 0) return B_ERROR;
+            }
+        }
+        int nd = p->n_dual * m;
+        for (int i = 0; i < nd; i++) {
+            bits x = dual[i];
+            if (popc(x) == 2) {
+                const int *cells = p->gcells + p->gstart[p->dual_group[i / m]];
+                if (add_pair(s, cells[ctz(x)], i % m, cells[hib(x)], i % m) < 0) return B_ERROR;
+            }
+        }
+        if (!s->npairs) return plain_branch(s, f, blk);
+        int changed = 0;
+        long best1 = -1, best2 = -1;
+        size_t bestq = 0;
+        long long best_score = -1;
+        for (size_t q = 0; q < s->npairs; q++) {
+            int *pr = s->pairs + 4 * q;
+            int c1 = pr[0], v1 = pr[1], c2 = pr[2], v2 = pr[3];
+            bits b1 = (bits)1 << v1, b2 = (bits)1 << v2;
+            bits d1 = doms[c1], d2 = doms[c2];
+            if (d1 == b1 || d2 == b2 || !(d1 & b1) || !(d2 & b2)) continue;
+            long r1 = cached_probe(s, look, blk, c1, v1);
+            if (r1 < -1) goto out;
+            long r2 = cached_probe(s, look, blk, c2, v2);
+            if (r2 < -1) { r1 = r2; goto out; }
+            ProbeRes *p1 = &s->probes_buf[r1], *p2 = &s->probes_buf[r2];
+            if (!p1->ok || !p2->ok) {
+                if (!p1->ok && !p2->ok) { end_round(s, -1, -1); return B_DEAD; }
+                s->failed++;
+                int c = p1->ok ? c1 : c2;
+                bits bit = p1->ok ? b1 : b2;
+                if (push_ev(s, c, bit) < 0) goto oom;
+                int r = at_node(s, blk);
+                if (r != 1) return r;
+                changed = 1;
+                continue;
+            }
+            /* the cells both sides changed, in increasing order */
+            if (++s->markgen == 0) {
+                memset(s->mark1, 0, (size_t)p->n * sizeof(unsigned));
+                memset(s->mark2, 0, (size_t)p->n * sizeof(unsigned));
+                s->markgen = 1;
+            }
+            unsigned gen = s->markgen;
+            for (size_t t = p1->tstart; t < p1->tend; t++) s->mark1[s->trails.a[t]] = gen;
+            s->common.n = 0;
+            for (size_t t = p2->tstart; t < p2->tend; t++) {
+                int c = s->trails.a[t];
+                if (s->mark1[c] == gen && s->mark2[c] != gen) {
+                    s->mark2[c] = gen;
+                    if (ib_push(&s->common, c) < 0) goto oom;
+                }
+            }
+            if (s->common.n) {
+                qsort(s->common.a, s->common.n, sizeof(int), cmp_int);
+                long long nev = 0;
+                for (size_t t = 0; t < s->common.n; t++) {
+                    int c = s->common.a[t];
+                    bits keep = p1->blk[c] | p2->blk[c];
+                    if (doms[c] & ~keep) {
+                        if (push_ev(s, c, keep) < 0) goto oom;
+                        nev++;
+                    }
+                }
+                if (nev) {
+                    s->dilemma += nev;
+                    int r = at_node(s, blk);
+                    if (r != 1) return r;
+                    changed = 1;
+                    continue;
+                }
+            }
+            long long w1 = p1->weight, w2 = p2->weight;
+            long long score = w1 * w2 * 1024 + w1 + w2;
+            if (score > best_score) {
+                best_score = score;
+                best1 = r1;
+                best2 = r2;
+                bestq = q;
+            }
+            continue;
+        out:
+            end_round(s, -1, -1);
+            return r1 == -3 ? B_TIMEOUT : B_ERROR;
+        }
+        if (changed) {
+            end_round(s, -1, -1);
+            continue;
+        }
+        if (best1 < 0) {
+            end_round(s, -1, -1);
+            return plain_branch(s, f, blk);
+        }
+        ProbeRes *p1 = &s->probes_buf[best1], *p2 = &s->probes_buf[best2];
+        const int *pr = s->pairs + 4 * bestq;
+        int first = p1->weight <= p2->weight;
+        int ca = first ? pr[0] : pr[2], cb = first ? pr[2] : pr[0];
+        int va = first ? pr[1] : pr[3], vb = first ? pr[3] : pr[1];
+        ProbeRes *pa = first ? p1 : p2, *pb = first ? p2 : p1;
+        if (kid_push(s, f, ca, (bits)1 << va, pa->blk, pa->removed) < 0 ||
+            kid_push(s, f, cb, (bits)1 << vb, pb->blk, pb->removed) < 0) {
+            end_round(s, -1, -1);
+            return B_ERROR;
+        }
+        end_round(s, best1, best2);
+        return B_KIDS;
+    oom:
+        end_round(s, -1, -1);
+        return B_ERROR;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The depth-first search (_Search.dfs) as a resumable state machine   */
+
+enum { R_TRUE = 1, R_FALSE = 0, R_NONE = 2, R_YIELD = 3, R_ERROR = -1 };
+
+static int record(Search *s, const bits *doms) {
+    const Program *p = s->p;
+    PyObject *t = PyTuple_New(p->n);
+    if (!t) return -1;
+    for (int i = 0; i < p->n; i++) {
+        PyObject *v = PyTuple_GET_ITEM(p->values, hib(doms[i]));
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(t, p->cells[i], v);
+    }
+    int r = PyList_Append(s->solutions, t);
+    Py_DECREF(t);
+    return r;
+}
+
+static void dfs_init(Dfs *f, bits *cur, int look, long long sw, long long budget, long long turn) {
+    memset(f, 0, sizeof(*f));
+    f->cur = cur;
+    f->look = look;
+    f->sw = sw;
+    f->budget = budget;
+    f->turn = turn;
+    f->check = CHECK_EVERY;
+    f->alive = 1;
+    f->use_look = sw == 0;
+}
+
+static void dfs_free(Search *s, Dfs *f) {
+    blk_free(s, f->cur);
+    f->cur = NULL;
+    for (size_t i = 0; i < f->nframes; i++) {
+        Frame *fr = &f->frames[i];
+        blk_free(s, fr->blk);
+        for (size_t k = fr->knext; k < fr->kend; k++) blk_free(s, f->kids[k].blk);
+    }
+    f->nframes = 0;
+    free(f->frames);
+    free(f->kids);
+    f->frames = NULL;
+    f->kids = NULL;
+}
+
+static int dfs_step(Search *s, Dfs *f) {
+    if (f->resume) {
+        f->resume = 0;
+        goto after_yield;
+    }
+    for (;;) {
+        if (f->alive) {
+            size_t k0 = f->nkids;
+            int r = f->use_look ? look_branch(s, f, f->cur) : plain_branch(s, f, f->cur);
+            if (r == B_ERROR) return R_ERROR;
+            if (r == B_TIMEOUT) return R_FALSE;
+            if (r == B_KIDS) {
+                if (f->nframes == f->capframes) {
+                    size_t cap = f->capframes ? f->capframes * 2 : 64;
+                    Frame *a = realloc(f->frames, cap * sizeof(Frame));
+                    if (!a) { s->oom = 1; return R_ERROR; }
+                    f->frames = a;
+                    f->capframes = cap;
+                }
+                Frame *fr = &f->frames[f->nframes++];
+                fr->blk = f->cur;
+                fr->kstart = fr->knext = k0;
+                fr->kend = f->nkids;
+                f->cur = NULL;
+                if ((long long)f->nframes > s->max_depth) s->max_depth = (long long)f->nframes;
+            } else if (r == B_DEAD) {
+                f->alive = 0;
+            } else {
+                if (record(s, f->cur) < 0) { s->error = 1; return R_ERROR; }
+                if (s->limit >= 0 && PyList_GET_SIZE(s->solutions) >= s->limit) return R_TRUE;
+            }
+        }
+        if (!f->alive) {
+            f->backtracks++;
+            s->backtracks++;
+            if (f->backtracks == f->sw) f->use_look = 1;
+            if (f->backtracks == f->budget) return R_NONE;
+            if (!(f->backtracks % f->turn)) {
+                f->resume = 1;
+                return R_YIELD;
+            }
+        }
+    after_yield:
+        if (!f->nframes) return R_TRUE;
+        Frame *fr = &f->frames[f->nframes - 1];
+        Kid kid = f->kids[fr->knext++];
+        int more = fr->knext < fr->kend;
+        bits *parent = fr->blk;
+        if (!more) {
+            f->nkids = fr->kstart;
+            f->nframes--;
+        }
+        f->nodes++;
+        s->nodes++;
+        if (!--f->check) {
+            f->check = CHECK_EVERY;
+            int t = expired_now(s);
+            if (t) {
+                if (kid.blk) blk_free(s, kid.blk);
+                if (!more) blk_free(s, parent);
+                return t < 0 ? R_ERROR : R_FALSE;
+            }
+        }
+        bits *d;
+        if (kid.blk) {
+            s->removed += kid.removed;
+            f->alive = 1;
+            d = kid.blk;
+            if (!more) blk_free(s, parent);
+        } else {
+            d = more ? blk_copy(s, parent) : parent;
+            if (!d) return R_ERROR;
+            if (push_ev(s, kid.cell, kid.bit) < 0) return R_ERROR;
+            f->alive = propagate(s, d);
+            if (s->oom) { blk_free(s, d); return R_ERROR; }
+        }
+        blk_free(s, f->cur);
+        f->cur = d;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The search strategy (_Search.run)                                   */
+
+static int finish(Search *s, Dfs *f) {
+    int r;
+    do r = dfs_step(s, f); while (r == R_YIELD);
+    dfs_free(s, f);
+    return r;
+}
+
+static int portfolio(Search *s, Dfs *fs, int k) {
+    int r = R_YIELD;
+    for (int i = 0; i < SOLO / SLICE && r == R_YIELD; i++) r = dfs_step(s, &fs[0]);
+    while (r == R_YIELD)
+        for (int i = 0; i < k && r == R_YIELD; i++) r = dfs_step(s, &fs[i]);
+    for (int i = 0; i < k; i++) dfs_free(s, &fs[i]);
+    return r;
+}
+
+static int run_search(Search *s, bits *root, const char *mode, int n_looks) {
+    long long sw = !strcmp(mode, "never") ? NEVER : !strcmp(mode, "always") ? 0 : AUTO_SWITCH;
+    Dfs f[2];
+    if (s->limit != 1 || sw == 0 || sw == NEVER) {
+        if (n_looks == 1 || sw == NEVER) {
+            dfs_init(&f[0], root, 0, sw, NEVER, NEVER);
+            return finish(s, &f[0]);
+        }
+    } else {
+        bits *copy = blk_copy(s, root);
+        if (!copy) { blk_free(s, root); return R_ERROR; }
+        dfs_init(&f[0], copy, 0, NEVER, sw, NEVER);
+        int out = finish(s, &f[0]);
+        if (out != R_NONE) {
+            blk_free(s, root);
+            return out;
+        }
+        if (n_looks == 1) {
+            dfs_init(&f[0], root, 0, 0, NEVER, NEVER);
+            return finish(s, &f[0]);
+        }
+    }
+    for (int i = 0; i < n_looks; i++) {
+        bits *copy = blk_copy(s, root);
+        if (!copy) {
+            for (int j = 0; j < i; j++) dfs_free(s, &f[j]);
+            blk_free(s, root);
+            return R_ERROR;
+        }
+        dfs_init(&f[i], copy, i, 0, NEVER, SLICE);
+    }
+    blk_free(s, root);
+    return portfolio(s, f, n_looks);
+}
+
+static int load_words(PyObject *seq, bits *out, Py_ssize_t n) {
+    PyObject *fast = PySequence_Fast(seq, "expected a list of ints");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "start lists of the wrong length");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (as_bits(PySequence_Fast_GET_ITEM(fast, i), &out[i]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static void search_free(Search *s) {
+    free(s->evc);
+    free(s->evk);
+    free(s->dirty);
+    free(s->queued);
+    for (size_t i = 0; i < s->npool; i++) free(s->pool[i]);
+    free(s->pool);
+    free(s->pairs);
+    free(s->stamp);
+    free(s->slot);
+    free(s->probes_buf);
+    free(s->trails.a);
+    free(s->mark1);
+    free(s->mark2);
+    free(s->common.a);
+}
+
+static PyObject *core_run(PyObject *self, PyObject *args) {
+    PyObject *prog, *domains, *limit_obj, *expired, *weights, *start, *solutions;
+    const char *mode;
+    int dual_branching, hidden_singles;
+    if (!PyArg_ParseTuple(args, "O!OOOsOppOO!", &ProgramType, &prog, &domains, &limit_obj,
+                          &expired, &mode,
+                          &weights, &dual_branching, &hidden_singles, &start, &PyList_Type,
+                          &solutions))
+        return NULL;
+    Program *p = (Program *)prog;
+    Search s;
+    memset(&s, 0, sizeof(s));
+    s.p = p;
+    s.hs = hidden_singles;
+    s.dual_branching = dual_branching;
+    s.expired = expired;
+    s.solutions = solutions;
+    s.limit = -1;
+    s.look_check[0] = s.look_check[1] = CHECK_EVERY;
+    if (limit_obj != Py_None) {
+        s.limit = PyLong_AsLongLong(limit_obj);
+        if (s.limit == -1 && PyErr_Occurred()) return NULL;
+        if (s.limit < 0) s.limit = 0;
+    }
+    if (strcmp(mode, "never") && strcmp(mode, "always") && strcmp(mode, "auto")) {
+        PyErr_Format(PyExc_ValueError, "unknown lookahead mode %s", mode);
+        return NULL;
+    }
+    Py_ssize_t n_looks = PySequence_Length(weights);
+    if (n_looks < 1 || n_looks > 2) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one or two weights");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n_looks; i++) {
+        PyObject *w = PySequence_GetItem(weights, i);
+        if (!w) return NULL;
+        const char *name = PyUnicode_AsUTF8(w);
+        if (!name) { Py_DECREF(w); return NULL; }
+        if (strcmp(name, "binary") && strcmp(name, "removed")) {
+            PyErr_Format(PyExc_ValueError, "unknown weight %s", name);
+            Py_DECREF(w);
+            return NULL;
+        }
+        s.by_binary[i] = !strcmp(name, "binary");
+        Py_DECREF(w);
+    }
+    int n_dirty = p->n_groups + p->n_cages;
+    size_t nm = (size_t)p->n * p->m;
+    s.capev = 1024;
+    s.evc = malloc(s.capev * sizeof(int));
+    s.evk = malloc(s.capev * sizeof(bits));
+    s.dirty = xcalloc(n_dirty, sizeof(int));
+    s.queued = xcalloc(n_dirty, 1);
+    s.stamp = xcalloc(nm, sizeof(unsigned));
+    s.slot = xcalloc(nm, sizeof(int));
+    s.mark1 = xcalloc(p->n, sizeof(unsigned));
+    s.mark2 = xcalloc(p->n, sizeof(unsigned));
+    s.round = 1;
+    PyObject *out = NULL;
+    int r = R_ERROR;
+    if (!s.evc || !s.evk || !s.dirty || !s.queued || !s.stamp || !s.slot || !s.mark1 || !s.mark2) {
+        s.oom = 1;
+        goto done;
+    }
+    bits *root = blk_alloc(&s);
+    if (!root) goto done;
+    if (start == Py_None) {
+        if (load_words(domains, root, p->n) < 0) {
+            blk_free(&s, root);
+            s.error = 1;
+            goto done;
+        }
+        int empty = 0;
+        for (int c = 0; c < p->n; c++)
+            if (!root[c]) empty = 1;
+        if (!empty) {
+            dual_table(p, root);
+            empty = !settle(&s, root);
+            if (s.oom) { blk_free(&s, root); goto done; }
+        }
+        if (empty) {
+            blk_free(&s, root);
+            r = R_TRUE;
+            goto done;
+        }
+    } else {
+        PyObject *doms, *dual;
+        if (!PyArg_ParseTuple(start, "OO", &doms, &dual) || load_words(doms, root, p->n) < 0 ||
+            load_words(dual, root + p->n, (Py_ssize_t)p->n_dual * p->m) < 0) {
+            blk_free(&s, root);
+            s.error = 1;
+            goto done;
+        }
+    }
+    r = run_search(&s, root, mode, (int)n_looks);
+done:
+    if (r == R_ERROR || s.error || s.oom) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+    } else {
+        out = Py_BuildValue("(OLLLLLLL)", r == R_TRUE ? Py_True : Py_False, s.nodes, s.backtracks,
+                            s.max_depth, s.probes, s.failed, s.dilemma, s.removed);
+    }
+    search_free(&s);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"run", core_run, METH_VARARGS,
+     "run(program, domains, limit, expired, mode, weights, dual_branching, hidden_singles, start, "
+     "solutions) -> (finished, nodes, backtracks, max_depth, probes, failed_literals, "
+     "dilemma_values, removed_values)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_listcolor_core",
+    "The compiled core of the listcolor backend (see futocp/backends/listcolor.py).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__listcolor_core(void) {
+    if (PyType_Ready(&ProgramType) < 0) return NULL;
+    PyObject *mod = PyModule_Create(&module);
+    if (!mod) return NULL;
+    Py_INCREF(&ProgramType);
+    if (PyModule_AddObject(mod, "Program", (PyObject *)&ProgramType) < 0) {
+        Py_DECREF(&ProgramType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}

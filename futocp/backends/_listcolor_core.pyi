@@ -1,0 +1,20 @@
+"""Types of the compiled core of listcolor (``_listcolor_core.c``; built by setup.py)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+class Program:
+    """A ListcolorProgram's structure (all but the lists) in C arrays."""
+
+    def __init__(self, n_cells: int, groups: Sequence[Sequence[int]],
+                 counts: Sequence[Sequence[int] | None], cell_groups: Sequence[Sequence[int]],
+                 succ: Sequence[Sequence[int]], pred: Sequence[Sequence[int]], n_values: int,
+                 dual_groups: Sequence[int], arcs: Sequence[Sequence[tuple[int, Sequence[int]]]],
+                 distinct: Sequence[Sequence[int]],
+                 cages: Sequence[tuple[Sequence[int], Sequence[int]]], cells: Sequence[int],
+                 values: Sequence[Any]) -> None: ...
+
+def run(program: Program, domains: Sequence[int], limit: int | None,
+        expired: Callable[[], bool], mode: str, weights: Sequence[str], dual_branching: bool,
+        hidden_singles: bool, start: tuple[list[int], list[int]] | None,
+        solutions: list[tuple[Any, ...]]) -> tuple[bool, int, int, int, int, int, int, int]: ...

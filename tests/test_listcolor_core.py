@@ -1,0 +1,205 @@
+"""The compiled core of listcolor against its pure-Python reference.
+
+Both engines run the same algorithm: on the same model and options they must
+give the same solutions in the same order and the same counters (nodes,
+backtracks, max_depth, probes, failed_literals, dilemma_values,
+removed_values). Also: ``core=python`` forces the reference, ``stats.core``
+says which engine ran, what the core does not take falls back to Python
+(saying why), and without the built extension ``core=compiled`` is refused
+while ``auto`` runs the reference.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from futocp import formats
+from futocp.backends import listcolor
+from futocp.backends.listcolor import ListcolorBackend, compile_program, core_fallback
+from futocp.board import Board
+from futocp.errors import UsageError
+from futocp.families import latin_square
+from futocp.generate import random_latin_square
+from futocp.model import build_model
+from futocp.verify import verify
+
+from .relation_boards import KINDS, killer_board, relation_board
+from .test_properties import futoshiki_boards, multiset_boards
+
+BUILT = listcolor.core_available()
+needs_core = pytest.mark.skipif(
+    not BUILT, reason="the compiled core is not built (pip install -e . with a C compiler)")
+
+OPTIONS = st.fixed_dictionaries({
+    "lookahead": st.sampled_from(["auto", "always", "never"]),
+    "weight": st.sampled_from(["portfolio", "binary", "removed"]),
+    "branching": st.sampled_from(["cell", "dual"]),
+    "hidden_singles": st.booleans(),
+})
+LIMITS = st.sampled_from([1, 2, 8])  # enumerating a 5x5 square to the end is slow in Python
+
+
+def both(board: Board, limit: int | None, **options):
+    """Solve with the reference and the core; assert they agree; the core's result."""
+    backend = ListcolorBackend()
+    model = build_model(board)
+    ref = backend.solve(model, limit=limit, time_limit=60, core="python", **options)
+    out = backend.solve(model, limit=limit, time_limit=60, core="compiled", **options)
+    if ref.stats.get("decided") or model.conflict is not None:  # answered before any search
+        assert out.stats.keys() == ref.stats.keys()
+    else:
+        assert ref.stats["core"] == "python"
+        assert out.stats["core"] == "compiled", out.stats.get("core_fallback")
+    assert out.status == ref.status
+    assert out.exhausted == ref.exhausted
+    assert out.solutions == ref.solutions  # the same solutions, in the same order
+    for key in ListcolorBackend.counters:
+        assert out.stats.get(key) == ref.stats.get(key), (key, out.stats, ref.stats)
+    for sol in out.solutions:
+        assert verify(board, sol) == []
+    return out
+
+
+def qwh(n: int, holes: int, seed: int) -> Board:
+    """A Latin square of order ``n`` with ``holes`` random cells left empty."""
+    rng = random.Random(seed)
+    square = [v for row in random_latin_square(n, seed=seed) for v in row]
+    empty = set(rng.sample(range(n * n), holes))
+    clues = tuple((c, v) for c, v in enumerate(square) if c not in empty)
+    return replace(latin_square(n), clues=clues)
+
+
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@needs_core
+@SETTINGS
+@given(futoshiki_boards(), OPTIONS, LIMITS)
+def test_random_futoshiki(board: Board, options: dict, limit: int | None) -> None:
+    both(board, limit, **options)
+
+
+@needs_core
+@SETTINGS
+@given(multiset_boards(), OPTIONS, LIMITS)
+def test_random_multiset_boards(board: Board, options: dict, limit: int | None) -> None:
+    both(board, limit, **options)
+
+
+@needs_core
+@SETTINGS
+@given(st.integers(0, 10**6), st.sampled_from([4, 5]), st.booleans(), OPTIONS, LIMITS)
+def test_random_relations(seed: int, n: int, truthful: bool, options: dict,
+                          limit: int | None) -> None:
+    board = relation_board(n, KINDS, seed, count=5, givens=2, truthful=truthful)
+    both(board, limit, **options)
+
+
+@needs_core
+@SETTINGS
+@given(st.integers(0, 10**6), st.integers(0, 3), st.booleans(), OPTIONS, LIMITS)
+def test_random_killer(seed: int, givens: int, wrong_sum: bool, options: dict,
+                       limit: int | None) -> None:
+    both(killer_board(seed, givens, wrong_sum), limit, **options)
+
+
+@needs_core
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.sampled_from([1, 2]), OPTIONS)
+def test_random_latin_square_completion(seed: int, limit: int, options: dict) -> None:
+    """Order 10 with 55 holes (the lookahead's probes on boards of 100 cells)."""
+    both(qwh(10, 55, seed), limit, **options)
+
+
+@needs_core
+def test_sudoku_counters_equal() -> None:
+    """The first hard 9x9 puzzles of top95: the plain search's dead ends, the switch
+    to the lookahead (a restart and the portfolio with limit 1), failed literals,
+    dilemma values."""
+    boards = formats.read_many("instances/sudoku/top95.txt", "sudoku")[:6]
+    seen = dict.fromkeys(("backtracks", "probes", "failed_literals", "dilemma_values"), 0)
+    for board in boards:
+        for limit in (1, 2):
+            stats = both(board, limit).stats
+            for key in seen:
+                seen[key] += stats[key]
+    assert all(seen.values()), seen  # every part of the search ran
+
+
+@needs_core
+def test_qwh_order_30_portfolio() -> None:
+    """A CSPLib QWH order-30 instance whose search outlives the portfolio's solo
+    turn: the two lookahead searches run in turns (about 1 s in Python)."""
+    board = formats.read("instances/qwh/csplib067/qwh-o30-h374-02.dzn")
+    stats = both(board, 1).stats
+    assert stats["backtracks"] > 20 + 32  # the plain search's 20, then past _SOLO
+
+
+@needs_core
+def test_unsat_and_enumeration() -> None:
+    out = both(latin_square(4), None)
+    assert out.n_solutions == 576 and out.exhausted
+    clash = replace(latin_square(4), clues=((0, 1), (5, 1), (10, 2)))
+    for mode in ("auto", "always", "never"):
+        both(clash, None, lookahead=mode)
+
+
+@needs_core
+def test_time_limit_stops_the_core() -> None:
+    result = ListcolorBackend().solve(build_model(latin_square(7)), limit=None, time_limit=0.2,
+                                      lookahead="never")
+    assert result.stats["core"] == "compiled"
+    assert not result.exhausted and result.status.value == "sat"  # stopped with solutions
+
+
+@needs_core
+def test_parallel_workers_run_the_core() -> None:
+    backend = ListcolorBackend()
+    model = build_model(latin_square(4))
+    ref = backend.solve(model, limit=None, lookahead="never", workers=2, core="python")
+    out = backend.solve(model, limit=None, lookahead="never", workers=2, core="compiled")
+    assert out.stats["core"] == "compiled"
+    assert out.n_solutions == ref.n_solutions == 576
+    assert sorted(out.solutions) == sorted(ref.solutions)
+    assert out.stats["nodes"] == ref.stats["nodes"]
+
+
+def test_core_python_forces_the_reference() -> None:
+    result = ListcolorBackend().solve(build_model(latin_square(4)), core="python")
+    assert result.stats["core"] == "python"
+    assert "core_fallback" not in result.stats
+
+
+def test_default_is_compiled_when_built() -> None:
+    result = ListcolorBackend().solve(build_model(latin_square(4)))
+    assert result.stats["core"] == ("compiled" if BUILT else "python")
+
+
+def test_seed_falls_back_to_python() -> None:
+    result = ListcolorBackend().solve(build_model(latin_square(4)), seed=3, core="compiled"
+                                      if BUILT else "auto")
+    assert result.stats["core"] == "python"
+    assert "seed" in result.stats["core_fallback"] or not BUILT
+
+
+def test_more_than_64_values_falls_back() -> None:
+    prog = compile_program(build_model(latin_square(65)))
+    assert core_fallback(prog)  # lists wider than the core's 64-bit words
+    assert not core_fallback(compile_program(build_model(latin_square(64)))) or not BUILT
+
+
+def test_without_the_extension(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The extension's import failed: auto runs the reference, compiled is refused."""
+    monkeypatch.setattr(listcolor, "_core", None)
+    model = build_model(latin_square(4))
+    result = ListcolorBackend().solve(model, limit=None)
+    assert result.stats["core"] == "python"
+    assert result.stats["core_fallback"] == "the compiled core is not built"
+    assert result.n_solutions == 576
+    with pytest.raises(UsageError, match="pip install -e"):
+        ListcolorBackend().solve(model, core="compiled")
