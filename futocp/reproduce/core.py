@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = ["VERDICTS", "Row", "Reproduction", "register", "REPRODUCTIONS", "get_reproduction",
            "experiments_dir", "paper_table", "quartiles", "mean_std", "compare_value",
-           "compare_range", "combine_verdicts", "load_config", "config_path"]
+           "compare_range", "combine_verdicts", "load_config", "config_path", "save_figure"]
 
 #: The verdicts a row can get.
 VERDICTS = ("agrees", "differs", "not comparable")
@@ -302,3 +302,17 @@ def combine_verdicts(verdicts: Iterable[str]) -> str:
     if "differs" in vs:
         return "differs"
     return "agrees" if "agrees" in vs else "not comparable"
+
+
+# ------------------------------------------------------------------ figures
+def save_figure(fig: Any, folder: Path, name: str, dpi: int = 110) -> Path:
+    """Save a matplotlib figure as ``FOLDER/NAME.png`` (making the folder), close it,
+    and answer the path (what a reproduction's ``figures`` returns)."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
