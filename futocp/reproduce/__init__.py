@@ -49,7 +49,7 @@ __all__ = ["VERDICTS", "Row", "Reproduction", "register", "REPRODUCTIONS", "get_
            "run_reproduction", "load_runs", "collect"]
 
 #: The reproduction modules; importing one registers its reproductions.
-_MODULES: tuple[str, ...] = ("seed000", "seed004")
+_MODULES: tuple[str, ...] = ("seed000", "seed004", "seed001", "seed002")
 
 for _mod in _MODULES:
     try:
