@@ -170,13 +170,23 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
     return rows
 
 
+def _present(recs: list[Any], column: str) -> list[float]:
+    """The values of a counter in the records that have it."""
+    out = []
+    for r in recs:
+        v = r.get(column)
+        if v is not None and not (isinstance(v, float) and math.isnan(v)):
+            out.append(float(v))
+    return out
+
+
 def _ac3_row(runs: pd.DataFrame, n: int, paper: Any, domains: dict[int, dict[str, Any]],
              claim: str) -> Row:
     """AC-3 alone (``mac`` with ``ac3=pre``): revisions, decided puzzles, domains left."""
     recs = list(_by_instance(runs, n, "ac3-pre").values())
-    revisions = [float(r["revisions"]) for r in recs if r.get("revisions") is not None
-                 and not (isinstance(r["revisions"], float) and math.isnan(r["revisions"]))]
-    removed = [float(r["removed_values"]) for r in recs if r["status"] == "sat"]
+    # the root's counters are there even when the search after AC-3 met its time limit
+    revisions = _present(recs, "revisions")
+    removed = _present(recs, "removed_values")
     decided = sum(v == n * n * (n - 1) for v in removed)
     mean_dom = [n - v / (n * n) for v in removed]
     arcs = difference_arcs(n)
