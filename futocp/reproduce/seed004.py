@@ -1,0 +1,198 @@
+"""Seed 004 (sequential vs parallel backtracking): Tables 1.1-1.3 re-run on this machine.
+
+``experiments/reproduce/seed-004.yaml`` runs seed 004's sequential search
+(``bt``) and its faithful parallel analogue (``bt`` with ``workers=2``: the
+tree split at its first levels, subproblems in forked processes with private
+boards, the first solution stops the others; spec section 6.5) on five
+generated instances per size, three repetitions each.
+
+The paper's microseconds are C++ (-O0) on another machine, for one unknown
+instance per size: only trends and ratios compare. Per size, ``compare``
+answers the paper's sequential and parallel means and speed-up beside ours:
+search time and explored nodes of both (median and quartiles over the
+instances, each instance's time the median of its repetitions) and the
+per-instance speed-up T_seq / T_par; the verdict is on the speed-up (the
+paper's value within our quartiles widened by 25 %). Sizes the paper ran
+sequentially only are ``not comparable`` (microseconds of another language).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .core import (
+    Reproduction,
+    Row,
+    compare_range,
+    load_config,
+    paper_table,
+    quartiles,
+    register,
+    save_figure,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["PARALLEL", "per_instance", "compare_parallel", "figures_parallel"]
+
+CONFIG = "seed-004"
+SEQ, PAR = "sequential", "parallel-2"
+TOL = 0.25
+
+
+def _config(quick: bool) -> dict[str, Any]:
+    return load_config(CONFIG, quick)
+
+
+def per_instance(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per instance: size, median search time (ms) and explored nodes of the
+    sequential and the parallel runs (NaN when no repetition finished), the
+    parallel run's per-worker nodes, and the speed-up."""
+    import pandas as pd
+
+    rows: dict[str, dict[str, Any]] = {}
+    for (inst, label), g in df.groupby(["instance_hash", "label"], sort=False):
+        row = rows.setdefault(inst, {"instance_hash": inst, "size": int(g["size"].iloc[0])})
+        tag = "seq" if label == SEQ else "par"
+        ok = g[g["solved"]]
+        row[f"{tag}_ms"] = 1000 * float(pd.to_numeric(ok["solve_s"]).median()) if len(ok) \
+            else math.nan
+        row[f"{tag}_nodes"] = float(pd.to_numeric(ok["explored_nodes"]).median()) if len(ok) \
+            else math.nan
+        row[f"{tag}_stopped"] = int((~g["solved"]).sum())
+        if tag == "par" and "worker_nodes" in g and len(ok):
+            row["worker_nodes"] = ok["worker_nodes"].iloc[0]
+    out = pd.DataFrame(list(rows.values()))
+    if out.empty:
+        return out
+    for col in ("seq_ms", "par_ms", "seq_nodes", "par_nodes"):
+        if col not in out:
+            out[col] = math.nan
+    out["speedup"] = out["seq_ms"] / out["par_ms"]
+    return out
+
+
+def _q(values: Any, digits: int = 3) -> dict[str, Any]:
+    q = quartiles(values)
+    return {k: (round(v, digits) if k != "n" and math.isfinite(v) else v) for k, v in q.items()}
+
+
+def compare_parallel(df: pd.DataFrame, quick: bool) -> list[Row]:
+    """Per size: the paper's Tables 1.1-1.3 beside our times, nodes and speed-ups."""
+    seq = paper_table("seed-004-table1-1.csv").set_index("n")
+    par = paper_table("seed-004-table1-3.csv").set_index("n")
+    inst = per_instance(df)
+    sizes = sorted(set(seq.index) | set(inst["size"] if not inst.empty else []))
+    rows = []
+    for n in sizes:
+        g = inst[inst["size"] == n] if not inst.empty else inst
+        if quick and g.empty:
+            continue
+        paper: dict[str, Any] = {"seq_us": float(seq.loc[n, "average"]) if n in seq.index else None}
+        if n in par.index:
+            paper["par_us"] = float(par.loc[n, "parallel_us"])
+            paper["speedup"] = float(par.loc[n, "speedup"])
+        if g.empty:
+            rows.append(Row({"n": int(n)}, paper, {}, "not comparable", "not run"))
+            continue
+        ours: dict[str, Any] = {"seq_ms": _q(g["seq_ms"]), "par_ms": _q(g["par_ms"]),
+                "speedup": _q(g["speedup"]), "seq_nodes": _q(g["seq_nodes"], 0),
+                "par_nodes": _q(g["par_nodes"], 0), "instances": len(g),
+                "stopped": int(g.get("seq_stopped", 0).sum() + g.get("par_stopped", 0).sum())}
+        notes = []
+        if "speedup" in paper:
+            q = ours["speedup"]
+            verdict = compare_range(paper["speedup"], q["q1"], q["q3"], TOL)
+            if n == 12:
+                notes.append("the paper's 12x12 anomaly (0.34x) it blames on thread contention: "
+                             "its instances differ per size (spec 5.5)")
+        else:
+            verdict = "not comparable"
+            notes.append("sequential only in the paper: its microseconds (C++ -O0, another "
+                          "machine) do not compare with Python")
+        if ours["stopped"]:
+            notes.append(f"{ours['stopped']} runs hit the time limit")
+        nodes = g["par_nodes"] / g["seq_nodes"]
+        if nodes.notna().any():
+            notes.append(f"parallel/sequential nodes {nodes.min():.2f}-{nodes.max():.2f}")
+        rows.append(Row({"n": int(n)}, paper, ours, verdict, "; ".join(notes)))
+    return rows
+
+
+def figures_parallel(df: pd.DataFrame, folder: Path) -> list[Path]:
+    """Speed-up vs n (ours: median and quartiles; the paper's), and time vs n (log)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    paper = paper_table("seed-004-table1-3.csv")
+    seq = paper_table("seed-004-table1-1.csv")
+    inst = per_instance(df)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax = axes[0]
+    stats = inst.groupby("size")["speedup"].describe()
+    ax.errorbar(stats.index, stats["50%"], yerr=[stats["50%"] - stats["25%"],
+                                                  stats["75%"] - stats["50%"]],
+                fmt="o-", color="tab:blue", capsize=3, label="ours, 2 processes (median, IQR)")
+    ax.plot(paper["n"], paper["speedup"], "s--", color="tab:red", mfc="none",
+            label="paper (OpenMP, threads not stated)")
+    ax.axhline(1, color="grey", lw=0.8)
+    ax.set_xlabel("n")
+    ax.set_ylabel("speed-up T_seq / T_par")
+    ax.set_title("Seed 004 Table 1.3: speed-up vs n")
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    for col, colour, name in (("seq_ms", "tab:blue", "ours sequential"),
+                              ("par_ms", "tab:orange", "ours parallel-2")):
+        med = inst.groupby("size")[col].median()
+        ax.plot(med.index, med.values, "o-", color=colour, label=f"{name} (median, ms)")
+    ax.plot(seq["n"], seq["average"] / 1000, "s--", color="tab:blue", mfc="none",
+            label="paper sequential (ms)")
+    ax.plot(paper["n"], paper["parallel_us"] / 1000, "s--", color="tab:orange", mfc="none",
+            label="paper parallel (ms)")
+    ax.set_yscale("log")
+    ax.set_xlabel("n")
+    ax.set_ylabel("time (ms, log scale)")
+    ax.set_title("Seed 004 Tables 1.1-1.2: time vs n")
+    ax.legend(fontsize=7)
+    return [save_figure(fig, folder, "repro-seed-004-parallel")]
+
+
+def verdict_parallel(rows: list[Row]) -> str:
+    """What the re-run of seed 004 confirms and what it does not."""
+    sp = [(r.key["n"], r.ours["speedup"]["median"]) for r in rows
+          if r.ours and math.isfinite(r.ours["speedup"]["median"])]
+    agree = sum(r.verdict == "agrees" for r in rows)
+    compared = sum(r.verdict != "not comparable" for r in rows)
+    best = max(sp, key=lambda x: x[1]) if sp else (None, math.nan)
+    below = [n for n, s in sp if s < 1]
+    spread = [r.ours["speedup"]["q3"] / r.ours["speedup"]["q1"] for r in rows
+              if r.ours and r.ours["speedup"]["q1"] and math.isfinite(r.ours["speedup"]["q3"])]
+    return (f"{agree} of the {compared} sizes with a paper speed-up agree. With two worker "
+            f"processes our median speed-up peaks at {best[1]:.2f}x (n = {best[0]}); it is below "
+            f"1 on {len(below)} sizes ({', '.join(map(str, below)) or 'none'}), where forking "
+            f"the pool and splitting the tree cost more than the search: the paper's crossover "
+            f"(no gain on small boards) is confirmed, its 5-6x on large boards is not, and "
+            f"cannot be expected from two cores on a shared machine. Speed-ups above the "
+            f"number of processes happen only where the parallel first-solution search "
+            f"explores fewer nodes than the sequential one (the node ratio is in each row's "
+            f"note). Within one size our per-instance speed-ups spread by a factor "
+            f"{min(spread, default=math.nan):.1f}-{max(spread, default=math.nan):.1f} "
+            f"(q3/q1), so the paper's non-monotone sizes (12x12 at 0.34x between 2.33x and "
+            f"4.24x) are what one instance per size gives, not a scaling law. The paper's own "
+            f"parallel pseudo-code waits for each task right after creating it (taskwait inside "
+            f"the value loop, spec 5.2): at most one child task runs at a time, so its speed-ups "
+            f"cannot come from parallel search; they mix in the differences between its two "
+            f"code bases (spec 5.5). Ours compare one code base with itself.")
+
+
+PARALLEL = Reproduction(
+    name="seed-004-parallel",
+    title="Sequential vs parallel (workers=2) backtracking by size: nodes, times, speed-up",
+    source="seed 004, Tables 1.1-1.3",
+    config=_config, compare=compare_parallel, figures=figures_parallel, verdict=verdict_parallel)
+register(PARALLEL)
