@@ -99,15 +99,18 @@ def test_per_combination_and_running_means() -> None:
     rows = [r for r in compare(runs, quick=False) if r.key["table"] == 1]
     assert len(rows) == 25 and rows[-1].key["row"] == "all"
     r1, r2, r3 = rows[0].ours, rows[1].ours, rows[2].ours
-    assert (r1["gen_mean"], r1["n"], r1["running_gen_mean"]) == (2.0, 2, 2.0)
-    assert (r2["gen_mean"], r2["running_gen_mean"], r2["running_n"]) == (3.0, 2.5, 4)
+    assert (r1["per-combination mean"], r1["generations"]["n"], r1["running mean"]) == (2, 2, 2)
+    assert (r2["per-combination mean"], r2["running mean"]) == (3.0, 2.5)
     # the capped run counts with the cap; the stopped run is left out and counted apart
-    assert (r3["n"], r3["solved"], r3["stopped"]) == (3, 2, 1)
-    assert r3["gen_mean"] == pytest.approx((3 + 5 + 10000) / 3, abs=1e-3)
-    assert r3["running_n"] == 7
+    assert (r3["generations"]["n"], r3["solved"], r3["stopped"]) == (3, "2/3", 1)
+    assert r3["per-combination mean"] == pytest.approx((3 + 5 + 10000) / 3, abs=1e-3)
+    assert r3["running mean"] == pytest.approx((1 + 3 + 2 + 4 + 3 + 5 + 10000) / 7, abs=1e-3)
     # the paper's row 1 (9.1) is far from 2.0 +- 2 sqrt(2) 1.414 / sqrt(2): differs
-    assert rows[0].verdict == "differs" and rows[0].paper["gen_mean_per_combination"] == 9.1
-    assert rows[-1].ours["combinations"] == 24 and rows[-1].ours["n"] == 49
+    assert rows[0].verdict == "differs" and rows[0].paper["per-combination mean"] == 9.1
+    assert rows[0].paper["running mean"] == 9.1 and rows[1].paper["running mean"] == 10.7
+    summary = rows[-1]
+    assert summary.ours["combinations"] == 24 and summary.ours["generations"]["n"] == 49
+    assert summary.ours["at the cap"] == 1 and "cap" in summary.note
 
 
 def test_agreement_within_two_standard_errors() -> None:
@@ -118,7 +121,7 @@ def test_agreement_within_two_standard_errors() -> None:
                         enumerate(rec, start=1)})
     rows = [r for r in compare(runs, quick=False) if r.key["row"] != "all"]
     assert all(r.verdict == "agrees" for r in rows)
-    assert all(r.ours["running_verdict"] == "agrees" for r in rows)
+    assert all(r.ours["running verdict"] == "agrees" for r in rows)
 
 
 def test_corrupt_rows_and_missing_combinations() -> None:
@@ -128,8 +131,8 @@ def test_corrupt_rows_and_missing_combinations() -> None:
     assert rows[7].verdict == "not comparable"
     assert 2 not in rows
     # without combination 2, the running means from row 2 on cover other runs
-    assert rows[3].ours["running_verdict"] == "not comparable"
-    assert rows[1].ours["running_verdict"] != "not comparable"
+    assert rows[3].ours["running verdict"] == "not comparable"
+    assert rows[1].ours["running verdict"] != "not comparable"
     assert rows["all"].verdict == "not comparable"  # not every combination was run
     quick = compare(runs, quick=True)
     assert {r.verdict for r in quick} == {"not comparable"}
@@ -171,17 +174,18 @@ def test_search_claims() -> None:
     runs = _search_runs(n, [100, 400, math.inf], [50, 100, 2000], [10, 20, full])
     rows = {r.key["measure"]: r for r in compare_search(runs, quick=False)
             if r.key.get("size") == n}
-    assert rows["moves"].verdict == "agrees"
-    assert rows["moves"].ours["fc_le_bt"] == "2/2" and rows["moves"].ours["bt_stopped"] == 1
-    assert rows["solved"].verdict == "differs" and rows["solved"].ours["bt"] == "2/3"
-    assert rows["time"].verdict == "agrees"
+    moves = rows["moves"]
+    assert moves.verdict == "agrees" and moves.ours["FC <= BT"] == "2/2"
+    assert moves.ours["BT"]["q3"] == math.inf and moves.ours["BT/FC"] == 3.0
+    assert rows["solved"].verdict == "differs" and rows["solved"].ours["BT"] == "2/3"
+    assert rows["time (s)"].verdict == "agrees"
     ac3 = rows["AC-3 alone"]
-    assert ac3.ours["decided_by_ac3"] == "1/3" and ac3.paper["revisions"] == 936
+    assert ac3.ours["decided"] == "1/3" and ac3.paper["revisions"] == 936
     assert ac3.verdict == "agrees"  # 900 revisions: the paper's scale; 1 of 3 decided
     # FC with more moves than BT on one instance: the paper's claim fails there
     worse = _search_runs(5, [100, 50], [60, 70], [0, 0])
     moves = next(r for r in compare_search(worse, quick=False) if r.key["measure"] == "moves")
-    assert moves.verdict == "differs" and moves.ours["fc_le_bt"] == "1/2"
+    assert moves.verdict == "differs" and moves.ours["FC <= BT"] == "1/2"
 
 
 def test_annealing_rows() -> None:
@@ -199,6 +203,6 @@ def test_annealing_rows() -> None:
     assert rows[("easy", "success rate")].verdict == "agrees"  # 95 % vs 95 %
     assert rows[("extreme", "success rate")].verdict == "differs"  # 20 % vs 65 %
     moves = rows[("easy", "moves to a solution")]
-    assert moves.ours["mean_moves"] == 2_000_000 and moves.verdict == "agrees"
-    assert moves.paper["temperature_at_mean"] == pytest.approx(3.0, abs=0.05)
+    assert moves.ours["moves"]["mean"] == 2_000_000 and moves.verdict == "agrees"
+    assert moves.paper["T at the mean"] == pytest.approx(3.0, abs=0.05)
     assert rows[("easy", "time")].verdict == "not comparable"

@@ -76,8 +76,9 @@ def _r(x: Any, digits: int = 4) -> Any:
     return round(x, digits) if isinstance(x, float) and math.isfinite(x) else x
 
 
-def _q(prefix: str, values: list[float], digits: int = 4) -> dict[str, Any]:
-    return {f"{prefix}_{k}": _r(v, digits) for k, v in quartiles(values).items() if k != "n"}
+def _rq(values: list[float], digits: int = 4) -> dict[str, Any]:
+    """Quartiles (``median, q1, q3, n``), rounded; inf (a run stopped by its limit) kept."""
+    return {k: _r(v, digits) for k, v in quartiles(values).items()}
 
 
 # ------------------------------------------------------------------ search
@@ -94,8 +95,14 @@ def _censored(rec: Any, column: str) -> float:
 
 
 def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
-    """Rows per size (moves, time, solved, AC-3), the trend, and Appendix A's checks."""
-    claims = {r["measure"]: r["claim"] for _, r in paper_table("seed-001-search.csv").iterrows()}
+    """Rows per size (moves, time, solved, AC-3), the trend, and Appendix A's checks.
+
+    Columns shared by the rows: ``BT`` and ``FC`` (median [q1, q3] over the
+    instances; inf = stopped by the time limit), ``BT/FC``; the AC-3 rows put the
+    paper's values beside ours under the same names.
+    """
+    claims = {r["measure"]: r["reading"]
+              for _, r in paper_table("seed-001-search.csv").iterrows()}
     ac3 = {int(r["size"]): r for _, r in paper_table("seed-001-ac3.csv").iterrows()}
     domains = paper_domains()
     sizes = sorted(int(s) for s in runs["size"].unique()) if "size" in runs else []
@@ -113,18 +120,15 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
         fc_le = sum(f <= b for b, f in both)
         fc_only_fails = sum(1 for b, f in zip(bt_moves, fc_moves, strict=True)
                             if math.isinf(f) and math.isfinite(b))
-        per_ratio = [b / f for b, f in both if f > 0]
-        ratio = quartiles(per_ratio)["median"]
+        ratio = quartiles([b / f for b, f in both if f > 0])["median"]
         ratios[n] = ratio
-        key = {"measure": "moves", "size": n}
-        ours = {**_q("bt", bt_moves, 1), **_q("fc", fc_moves, 1),
-                "bt_over_fc_median": _r(ratio, 2), "fc_le_bt": f"{fc_le}/{len(both)}",
-                "bt_stopped": sum(map(math.isinf, bt_moves)),
-                "fc_stopped": sum(map(math.isinf, fc_moves)), "instances": len(common)}
         ok = fc_le == len(both) and fc_only_fails == 0
-        note = "moves = assignments; inf = stopped by the time limit"
-        rows.append(Row(key, {"claim": claims["moves"]}, ours,
-                        "agrees" if ok else "differs", note))
+        rows.append(Row({"measure": "moves", "size": n}, {"claim": claims["moves"]},
+                        {"BT": _rq(bt_moves, 1), "FC": _rq(fc_moves, 1), "BT/FC": _r(ratio, 2),
+                         "FC <= BT": f"{fc_le}/{len(both)}"},
+                        "agrees" if ok else "differs",
+                        "moves = assignments; BT/FC = median over the instances both solved; "
+                        "agrees = FC <= BT on each of them"))
 
         bt_t = [_censored(bt[h], "solve_s") for h in common]
         fc_t = [_censored(fc[h], "solve_s") for h in common]
@@ -133,40 +137,41 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
             v_time = "not comparable" if math.isinf(bt_med) else "differs"
         else:
             v_time = "agrees" if fc_med <= SIMILAR_TIME * bt_med else "differs"
-        rows.append(Row({"measure": "time", "size": n}, {"claim": claims["time"]},
-                        {**_q("bt_s", bt_t), **_q("fc_s", fc_t),
-                         "bt_over_fc": _r(bt_med / fc_med, 2)
+        rows.append(Row({"measure": "time (s)", "size": n}, {"claim": claims["time"]},
+                        {"BT": _rq(bt_t), "FC": _rq(fc_t),
+                         "BT/FC": _r(bt_med / fc_med, 2)
                          if math.isfinite(bt_med) and 0 < fc_med < math.inf else None},
                         v_time,
-                        f"solve seconds, Python on this machine (the paper's are unknown); "
-                        f"agrees = FC's median at most {SIMILAR_TIME}x BT's (medians past the "
-                        "time limit: not comparable)"))
+                        f"Python on this machine (the paper's are unknown); agrees = FC's "
+                        f"median at most {SIMILAR_TIME}x BT's"))
 
         solved_bt = sum(bt[h]["status"] == "sat" for h in common)
         solved_fc = sum(fc[h]["status"] == "sat" for h in common)
         all_solved = solved_bt == solved_fc == len(common)
         limit = runs["time_limit"].iloc[0]
         rows.append(Row({"measure": "solved", "size": n}, {"claim": claims["solved"]},
-                        {"bt": f"{solved_bt}/{len(common)}", "fc": f"{solved_fc}/{len(common)}"},
+                        {"BT": f"{solved_bt}/{len(common)}", "FC": f"{solved_fc}/{len(common)}"},
                         "agrees" if all_solved else "differs",
-                        "" if all_solved else f"stopped by the {limit:g} s time limit (static "
-                        "order in Python; the paper's puzzles, probably easier, are unknown)"))
-        rows.append(_ac3_row(runs, n, ac3.get(n), domains, claims["ac3_alone"]))
+                        "" if all_solved else f"the others met the {limit:g} s time limit "
+                        "(static order in Python; the paper's puzzles, probably easier, are "
+                        "unknown)"))
+        rows.append(_ac3_row(runs, n, ac3.get(n), domains))
     if len(ratios) >= 2:
         lo, hi = min(ratios), max(ratios)
         grows = ratios[hi] > ratios[lo]
         rows.append(Row({"measure": "trend", "size": f"{lo}-{hi}"},
-                        {"claim": "similar at small sizes, FC better as the size grows"},
-                        {f"bt_over_fc_n{n}": _r(r, 2) for n, r in ratios.items()},
+                        {"claim": claims["moves"]},
+                        {"BT/FC": ", ".join(f"n={k}: {_r(v, 2)}" for k, v in ratios.items())},
                         "agrees" if grows else "differs",
-                        "median over instances of BT moves / FC moves"))
+                        "median over the instances of BT moves / FC moves, by size"))
     for case, dom in domains.items():
-        rows.append(Row({"measure": "appendix A domains", "test_case": case, "size": dom["size"]},
-                        {"mean_domain": _r(dom["mean_domain"], 3),
+        rows.append(Row({"measure": "Appendix A domains", "size": dom["size"]},
+                        {"test case": case, "mean domain": _r(dom["mean_domain"], 2),
                          "singletons": dom["singletons"]},
-                        {"arc_consistent_wrt_differences": dom["arc_consistent"]},
+                        {"arc consistent": dom["arc_consistent"]},
                         "agrees" if dom["arc_consistent"] else "differs",
-                        "a check of the paper's printed output (its puzzles are lost)"))
+                        "a check of the paper's printed output: every singleton's value is "
+                        "absent from its row and column (its puzzles are lost)"))
     return rows
 
 
@@ -180,38 +185,39 @@ def _present(recs: list[Any], column: str) -> list[float]:
     return out
 
 
-def _ac3_row(runs: pd.DataFrame, n: int, paper: Any, domains: dict[int, dict[str, Any]],
-             claim: str) -> Row:
+def _ac3_row(runs: pd.DataFrame, n: int, paper: Any, domains: dict[int, dict[str, Any]]
+             ) -> Row:
     """AC-3 alone (``mac`` with ``ac3=pre``): revisions, decided puzzles, domains left."""
     recs = list(_by_instance(runs, n, "ac3-pre").values())
     # the root's counters are there even when the search after AC-3 met its time limit
     revisions = _present(recs, "revisions")
     removed = _present(recs, "removed_values")
     decided = sum(v == n * n * (n - 1) for v in removed)
-    mean_dom = [n - v / (n * n) for v in removed]
     arcs = difference_arcs(n)
     rev = quartiles(revisions)
-    ours = {**_q("revisions", revisions, 1),
-            "revisions_per_difference_arc": _r(rev["median"] / arcs, 2) if rev["n"] else None,
-            "decided_by_ac3": f"{decided}/{len(removed)}", **_q("mean_domain", mean_dom, 2)}
+    ours = {"decided": f"{decided}/{len(removed)}", "revisions": _rq(revisions, 1),
+            "revisions per arc": _r(rev["median"] / arcs, 2) if rev["n"] else None,
+            "mean domain": _rq([n - v / (n * n) for v in removed], 2)}
     mostly_open = bool(removed) and decided * 2 < len(removed)
     key = {"measure": "AC-3 alone", "size": n}
     if paper is None:
         verdict = "agrees" if mostly_open else ("differs" if removed else "not comparable")
-        return Row(key, {"claim": claim}, ours, verdict,
-                   "agrees = AC-3 alone decides fewer than half of the puzzles")
+        return Row(key, {"decided": "0/4 test cases (sizes unknown)"}, ours,
+                   verdict, "agrees = AC-3 alone decides fewer than half of the puzzles")
     dom = next((d for d in domains.values() if d["size"] == n), None)
-    paper_row = {"test_case": int(paper["test_case"]), "revisions": int(paper["revisions"]),
-                 "revisions_per_difference_arc": _r(int(paper["revisions"]) / arcs, 2),
-                 "time_s": float(paper["time_s"]), "solved": paper["solved"],
-                 "mean_domain": _r(dom["mean_domain"], 2) if dom else None}
+    paper_row = {"decided": f"0/1 (test case {int(paper['test_case'])})",
+                 "revisions": int(paper["revisions"]),
+                 "revisions per arc": _r(int(paper["revisions"]) / arcs, 2),
+                 "mean domain": _r(dom["mean_domain"], 2) if dom else None,
+                 "time (s)": float(paper["time_s"])}
     ratio = rev["median"] / int(paper["revisions"]) if rev["n"] else math.nan
     same_scale = 0.5 <= ratio <= 2.0
     verdict = "agrees" if mostly_open and same_scale else "differs"
     return Row(key, paper_row, ours, verdict,
-               "revisions compared for their order of magnitude (within 2x; they depend on the "
-               "queue order and the puzzle); the paper's time is hardware-bound; its puzzles "
-               "are lost, so the domains cannot be regenerated")
+               "agrees = AC-3 alone decides fewer than half of the puzzles and the revisions "
+               "(arcs taken from the queue; per directed difference arc) are within 2x of the "
+               "paper's (they depend on the queue order and the puzzle); the paper's time is "
+               "hardware-bound; its puzzles are lost, so its domains cannot be regenerated")
 
 
 def search_figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
@@ -223,26 +229,24 @@ def search_figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
 
     from .core import save_figure
 
-    rows = [r for r in compare_search(runs, quick=False) if r.key["measure"] in ("moves", "time")]
+    rows = [r for r in compare_search(runs, quick=False)
+            if r.key["measure"] in ("moves", "time (s)")]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for ax, measure, prefixes, unit in ((axes[0], "moves", ("bt", "fc"), "assignments"),
-                                        (axes[1], "time", ("bt_s", "fc_s"), "seconds")):
+    for ax, measure, unit in ((axes[0], "moves", "assignments"), (axes[1], "time (s)", "s")):
         mine = [r for r in rows if r.key["measure"] == measure]
-        xs = [r.key["size"] for r in mine]
-        for prefix, name in zip(prefixes, ("BT", "FC"), strict=True):
-            med = [r.ours[f"{prefix}_median"] for r in mine]
-            lo = [r.ours[f"{prefix}_q1"] for r in mine]
-            hi = [r.ours[f"{prefix}_q3"] for r in mine]
-            finite = [i for i, m in enumerate(med) if m is not None and math.isfinite(m)]
-            ax.errorbar([xs[i] for i in finite], [med[i] for i in finite],
-                        yerr=[[med[i] - lo[i] for i in finite],
-                              [(hi[i] if math.isfinite(hi[i]) else med[i]) - med[i]
-                               for i in finite]],
+        for name in ("BT", "FC"):
+            pts = [(r.key["size"], r.ours[name]) for r in mine
+                   if math.isfinite(r.ours[name]["median"])]
+            ax.errorbar([x for x, _ in pts], [q["median"] for _, q in pts],
+                        yerr=[[q["median"] - q["q1"] for _, q in pts],
+                              [(q["q3"] if math.isfinite(q["q3"]) else q["median"]) - q["median"]
+                               for _, q in pts]],
                         marker="o", capsize=3, label=name)
         ax.set_yscale("log")
         ax.set_xticks(sorted({r.key["size"] for r in rows}))
-        ax.set_xlabel("puzzle size n (sizes whose median run met the time limit left out)")
-        ax.set_ylabel(f"{measure} to solve ({unit}; median, quartiles)")
+        ax.set_xlabel("puzzle size n (a size whose median run met the time limit is left out)",
+                      fontsize=8)
+        ax.set_ylabel(f"{measure.split(' ')[0]} to solve ({unit}; median, quartiles)")
         ax.legend()
     return [save_figure(fig, folder, SEARCH)]
 
@@ -255,29 +259,29 @@ def _count(rows: list[Row], measure: str) -> str:
 def search_verdict(rows: list[Row]) -> str:
     """What the runs confirm about BT, FC and AC-3."""
     trend = next((r for r in rows if r.key["measure"] == "trend"), None)
-    stopped = [f"{r.key['size']}x{r.key['size']} (BT {r.ours['bt']}, FC {r.ours['fc']} solved)"
+    stopped = [f"{r.key['size']}x{r.key['size']} (BT {r.ours['BT']}, FC {r.ours['FC']} solved)"
                for r in rows if r.key["measure"] == "solved" and r.verdict == "differs"]
     text = (f"FC never needs more moves than BT on an instance both solved (sizes where this "
             f"holds on every instance: {_count(rows, 'moves')}); FC's median time is similar "
-            f"or lower at {_count(rows, 'time')} sizes; both solve every puzzle at "
+            f"or lower at {_count(rows, 'time (s)')} sizes; both solve every puzzle at "
             f"{_count(rows, 'solved')} sizes")
     text += (f"; the static order in Python meets the time limit at {', '.join(stopped)}. "
              if stopped else ". ")
     if trend is not None:
-        ratios = ", ".join(f"n={k.rsplit('n', 1)[1]}: {v}" for k, v in trend.ours.items())
         text += (f"The BT/FC gap in moves {'grows' if trend.verdict == 'agrees' else 'does not grow'}"
-                 f" with the size (median BT/FC moves {ratios}), as the paper's Figure 9 says. ")
-    ac3 = [r for r in rows if r.key["measure"] == "AC-3 alone" and "revisions" in r.paper]
-    decided = ", ".join(f"{r.ours['decided_by_ac3']} at n={r.key['size']}" for r in rows
+                 f" with the size (median BT/FC moves {trend.ours['BT/FC']}), as the paper's "
+                 "Figure 9 says. ")
+    decided = ", ".join(f"{r.ours['decided']} at n={r.key['size']}" for r in rows
                         if r.key["measure"] == "AC-3 alone")
     text += (f"AC-3 alone leaves most puzzles undecided, as the paper found (it solved none of "
              f"its four): it decides {decided}; ")
+    ac3 = [r for r in rows if r.key["measure"] == "AC-3 alone" and "revisions" in r.paper]
     text += "; ".join(
-        f"at {r.key['size']}x{r.key['size']} our median of {r.ours['revisions_median']:g} "
-        f"revisions ({r.ours['revisions_per_difference_arc']} per difference arc) compares "
-        f"with the paper's {r.paper['revisions']} ({r.paper['revisions_per_difference_arc']}), "
-        f"and AC-3 leaves a mean domain of {r.ours['mean_domain_median']} values vs the "
-        f"paper's {r.paper['mean_domain']}" for r in ac3)
+        f"at {r.key['size']}x{r.key['size']} our median of {r.ours['revisions']['median']:g} "
+        f"revisions ({r.ours['revisions per arc']} per difference arc) compares with the "
+        f"paper's {r.paper['revisions']} ({r.paper['revisions per arc']}), and AC-3 leaves a "
+        f"mean domain of {r.ours['mean domain']['median']} values vs the paper's "
+        f"{r.paper['mean domain']}" for r in ac3)
     text += (" (so the paper's test puzzles were less constrained than our unique ones). The "
              "paper's printed AC-3 domains are arc consistent w.r.t. the differences "
              "(Appendix A checks). The puzzles and the plots' sizes are lost, so only these "
@@ -303,7 +307,8 @@ def proportions_agree(p_paper: float, n_paper: int, k_ours: int, n_ours: int) ->
 
 
 def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[Row]:
-    """Per puzzle class: success rate, moves to a solution, time."""
+    """Per puzzle class: success rate, moves to a solution, time (columns named alike
+    in the paper's values and ours)."""
     paper = {r["puzzle"]: r for _, r in paper_table("seed-001-annealing.csv").iterrows()}
     rows: list[Row] = []
     for puzzle, p in paper.items():
@@ -312,8 +317,8 @@ def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[Row]:
             continue
         solved = sub[sub["status"] == "sat"]
         k, n = len(solved), len(sub)
-        per_instance = {name: f"{int((g['status'] == 'sat').sum())}/{len(g)}"
-                        for name, g in sub.groupby("instance_name")}
+        per_puzzle = ", ".join(f"{int((g['status'] == 'sat').sum())}/{len(g)}"
+                               for _, g in sub.groupby("instance_name"))
         rate = float(p["success_rate_pct"]) / 100
         note = "quick run: a 100x faster cooling and a 50,000-move cap" if quick else ""
         opts = sub["options"].iloc[0] if isinstance(sub["options"].iloc[0], dict) else {}
@@ -321,34 +326,33 @@ def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[Row]:
                "inequalities": int(sub["inequalities"].iloc[0])}
         verdict = "agrees" if proportions_agree(rate, PAPER_SA_RUNS, k, n) else "differs"
         rows.append(Row({**key, "measure": "success rate"},
-                        {"success_rate_pct": float(p["success_rate_pct"])},
-                        {"success_rate_pct": _r(100 * k / n, 1), "solved": f"{k}/{n}",
-                         "per_puzzle": per_instance,
-                         "move_cap": opts.get("moves")},
+                        {"success %": float(p["success_rate_pct"])},
+                        {"success %": _r(100 * k / n, 1), "solved": f"{k}/{n}",
+                         "per puzzle": per_puzzle, "move cap": opts.get("moves")},
                         "not comparable" if quick else verdict,
-                        note or f"two standard errors, the paper's runs assumed {PAPER_SA_RUNS}"))
+                        note or f"agrees = within two standard errors of the difference, the "
+                                f"paper's runs assumed {PAPER_SA_RUNS}"))
         moves = [float(x) for x in solved["moves"]]
         ms = mean_std(moves)
         ratio = ms["mean"] / float(p["mean_moves"]) if ms["n"] else math.nan
         cooling = float(opts.get("cooling", p["cooling"]))
         t0 = float(opts.get("t0", p["t0"]))
         rows.append(Row({**key, "measure": "moves to a solution"},
-                        {"mean_moves": int(p["mean_moves"]),
-                         "temperature_at_mean": _r(float(p["t0"]) * (1 - float(p["cooling"]))
-                                                   ** float(p["mean_moves"]), 2)},
-                        {"mean_moves": _r(ms["mean"], 0), "std_moves": _r(ms["std"], 0),
-                         **_q("moves", moves, 0),
-                         "temperature_at_mean": _r(t0 * (1 - cooling) ** ms["mean"], 3)
+                        {"moves": int(p["mean_moves"]),
+                         "T at the mean": _r(float(p["t0"]) * (1 - float(p["cooling"]))
+                                             ** float(p["mean_moves"]), 2)},
+                        {"moves": {k2: _r(v, 0) for k2, v in ms.items()},
+                         "T at the mean": _r(t0 * (1 - cooling) ** ms["mean"], 3)
                          if ms["n"] else None},
                         "not comparable" if quick or not ms["n"]
                         else ("agrees" if 0.5 <= ratio <= 2.0 else "differs"),
-                        note or "scale only (within 2x): the energy function is ours, the "
-                                "paper's is unpublished"))
+                        note or "mean over the solved runs; scale only (agrees = within 2x): "
+                                "the energy function is ours, the paper's is unpublished"))
         secs = [float(x) for x in solved["solve_s"]]
-        us_per_move = [1e6 * s / m for s, m in zip(secs, moves, strict=True) if m > 0]
+        us_per_move = [1e6 * t / m for t, m in zip(secs, moves, strict=True) if m > 0]
         rows.append(Row({**key, "measure": "time"},
-                        {"run_time_s": float(p["run_time_s"])},
-                        {**_q("s", secs, 3), **_q("us_per_move", us_per_move, 2)},
+                        {"time (s)": float(p["run_time_s"])},
+                        {"time (s)": _rq(secs, 3), "us per move": _rq(us_per_move, 2)},
                         "not comparable",
                         "the paper's program is C++ on unknown hardware; ours is Python"))
     return rows
@@ -360,13 +364,13 @@ def annealing_verdict(rows: list[Row]) -> str:
     temps = []
     for r in rows:
         if r.key["measure"] == "success rate":
-            parts.append(f"{r.key['puzzle']}: {r.ours['success_rate_pct']} % solved "
-                         f"({r.ours['solved']}; per puzzle {', '.join(r.ours['per_puzzle'].values())}"
-                         f") vs the paper's {r.paper['success_rate_pct']} % ({r.verdict})")
+            parts.append(f"{r.key['puzzle']}: {r.ours['success %']} % solved "
+                         f"({r.ours['solved']}; per puzzle {r.ours['per puzzle']}) vs the "
+                         f"paper's {r.paper['success %']} % ({r.verdict})")
         elif r.key["measure"] == "moves to a solution":
-            parts.append(f"mean moves to a solution {r.ours['mean_moves']:,.0f} vs "
-                         f"{r.paper['mean_moves']:,} ({r.verdict})")
-            temps.append(f"{r.ours['temperature_at_mean']} vs {r.paper['temperature_at_mean']}")
+            parts.append(f"mean moves to a solution {r.ours['moves']['mean']:,.0f} vs "
+                         f"{r.paper['moves']:,} ({r.verdict})")
+            temps.append(f"{r.ours['T at the mean']} vs {r.paper['T at the mean']}")
     return ("; ".join(parts) + ". As in the paper, the schedule solves a 5x5 puzzle only after "
             "millions of moves, and a run can freeze in a local minimum, so the success rate "
             "is below 100 % on some puzzles; the rates depend on the puzzle (ours vary from "
