@@ -20,6 +20,7 @@ from futocp.reproduce.seed001 import (
 from futocp.reproduce.seed002 import (
     GRID,
     TABLES,
+    _within_running,
     compare,
     recover_per_combination,
     running_mean_evidence,
@@ -81,13 +82,14 @@ def test_running_mean_evidence_on_the_papers_numbers() -> None:
 
 
 def _ga_runs(table: int, gens_of: dict[int, list[int]], cap: int = 10000) -> pd.DataFrame:
-    """Synthetic runs: combination i (1-based) gets the generation counts ``gens_of[i]``;
-    a count of -1 is a run stopped by its time limit, ``cap`` a run at the cap."""
+    """Synthetic runs: combination i (1-based) gets the generation counts ``gens_of[i]``,
+    the j-th on puzzle ``pj``; a count of -1 is a run stopped by its time limit, ``cap``
+    a run at the cap."""
     recs = []
     for i, combo in enumerate(GRID, start=1):
-        for g in gens_of.get(i, []):
+        for j, g in enumerate(gens_of.get(i, [])):
             status = "sat" if 0 <= g < cap else "unknown"
-            recs.append({"group": f"table{table}", "status": status,
+            recs.append({"group": f"table{table}", "status": status, "instance_hash": f"p{j}",
                          "generations": None if g < 0 else g, "solve_s": 0.01,
                          "options": dict(zip(("population", "pm", "pc", "sp"), combo,
                                              strict=True)) | {"generations": cap}})
@@ -122,6 +124,18 @@ def test_agreement_within_two_standard_errors() -> None:
     rows = [r for r in compare(runs, quick=False) if r.key["row"] != "all"]
     assert all(r.verdict == "agrees" for r in rows)
     assert all(r.ours["running verdict"] == "agrees" for r in rows)
+
+
+def test_running_mean_tolerance_counts_puzzles_not_runs() -> None:
+    # two puzzles, 24 runs each (correlated through the shared seed): per-puzzle means
+    # 10 and 30, so our mean 20 has a standard error of 10, whatever the run count
+    runs = {"a": [10.0] * 24, "b": [30.0] * 24}
+    assert _within_running(35.0, 0.0, 240, runs) == "agrees"
+    assert _within_running(45.0, 0.0, 240, runs) == "differs"
+    # the paper's own noise widens it: std 155 over 240 runs is a standard error of 10
+    assert _within_running(45.0, 155.0, 240, runs) == "agrees"
+    assert _within_running(None, 0.0, 240, runs) == "not comparable"
+    assert _within_running(20.0, 0.0, 240, {"a": [20.0]}) == "not comparable"
 
 
 def test_corrupt_rows_and_missing_combinations() -> None:
