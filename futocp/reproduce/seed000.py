@@ -100,26 +100,24 @@ def per_instance(df: pd.DataFrame) -> pd.DataFrame:
     cols = ["instance_hash", "label", "size", "inequalities", "givens"]
     if df.empty:
         return pd.DataFrame(columns=[*cols, "solved", "en", "rn", "ms", "en_seen"])
-    rows = []
-    for key, g in df.groupby(cols, sort=False):
-        solved = g[g["solved"]]
-        nodes = pd.to_numeric(g.get("explored_nodes"), errors="coerce")
-        removed = pd.to_numeric(g.get("removed_values"), errors="coerce")
-        ok = len(solved) > 0
-        rows.append(dict(zip(cols, key, strict=True), solved=ok,
-                         en=float(nodes[g["solved"]].median()) if ok else math.inf,
-                         en_seen=float(nodes.max()) if nodes.notna().any() else math.nan,
-                         rn=float(removed.median()) if removed.notna().any() else math.nan,
-                         ms=1000 * float(pd.to_numeric(solved["solve_s"]).median())
-                         if ok else math.nan))
-    return pd.DataFrame(rows)
+    d = df.assign(solved=df["solved"].astype(bool))
+    nodes = pd.to_numeric(d.get("explored_nodes"), errors="coerce")
+    d = d.assign(nodes=nodes, en_ok=nodes.where(d["solved"]),
+                 rn=pd.to_numeric(d.get("removed_values"), errors="coerce"),
+                 ms_ok=(1000 * pd.to_numeric(d["solve_s"], errors="coerce")).where(d["solved"]))
+    out = d.groupby(cols, sort=False).agg(solved=("solved", "any"), en=("en_ok", "median"),
+                                          en_seen=("nodes", "max"), rn=("rn", "median"),
+                                          ms=("ms_ok", "median")).reset_index()
+    out["en"] = out["en"].where(out["solved"], math.inf)
+    return out
 
 
 def _pairs(inst: pd.DataFrame) -> pd.DataFrame:
     """CF and BT side by side per instance."""
     cf = inst[inst["label"] == CF].set_index("instance_hash")
     bt = inst[inst["label"] == BT].set_index("instance_hash")
-    return cf.join(bt[["solved", "en", "ms", "en_seen"]], rsuffix="_bt", how="outer")
+    bt = bt[["solved", "en", "ms", "en_seen"]].add_suffix("_bt")
+    return cf.join(bt, how="outer")
 
 
 def _key_rows(pairs: pd.DataFrame) -> dict[tuple[int, int, int], pd.DataFrame]:

@@ -49,28 +49,26 @@ def _config(quick: bool) -> dict[str, Any]:
 
 def per_instance(df: pd.DataFrame) -> pd.DataFrame:
     """One row per instance: size, median search time (ms) and explored nodes of the
-    sequential and the parallel runs (NaN when no repetition finished), the
-    parallel run's per-worker nodes, and the speed-up."""
+    sequential and the parallel runs (NaN when no repetition finished), the runs
+    stopped by the time limit, and the speed-up."""
     import pandas as pd
 
-    rows: dict[str, dict[str, Any]] = {}
-    for (inst, label), g in df.groupby(["instance_hash", "label"], sort=False):
-        row = rows.setdefault(inst, {"instance_hash": inst, "size": int(g["size"].iloc[0])})
-        tag = "seq" if label == SEQ else "par"
-        ok = g[g["solved"]]
-        row[f"{tag}_ms"] = 1000 * float(pd.to_numeric(ok["solve_s"]).median()) if len(ok) \
-            else math.nan
-        row[f"{tag}_nodes"] = float(pd.to_numeric(ok["explored_nodes"]).median()) if len(ok) \
-            else math.nan
-        row[f"{tag}_stopped"] = int((~g["solved"]).sum())
-        if tag == "par" and "worker_nodes" in g and len(ok):
-            row["worker_nodes"] = ok["worker_nodes"].iloc[0]
-    out = pd.DataFrame(list(rows.values()))
-    if out.empty:
-        return out
-    for col in ("seq_ms", "par_ms", "seq_nodes", "par_nodes"):
-        if col not in out:
-            out[col] = math.nan
+    if df.empty:
+        return pd.DataFrame(columns=["instance_hash", "size", "seq_ms", "par_ms", "seq_nodes",
+                                     "par_nodes", "seq_stopped", "par_stopped", "speedup"])
+    ok = df["solved"].astype(bool)
+    d = df.assign(ok=ok, stopped=~ok,
+                  ms=(1000 * pd.to_numeric(df["solve_s"], errors="coerce")).where(ok),
+                  nodes=pd.to_numeric(df["explored_nodes"], errors="coerce").where(ok))
+    agg = d.groupby(["instance_hash", "size", "label"], sort=False).agg(
+        ms=("ms", "median"), nodes=("nodes", "median"), stopped=("stopped", "sum"))
+    wide = agg.unstack("label")
+    out = pd.DataFrame(index=wide.index)
+    for tag, label in (("seq", SEQ), ("par", PAR)):
+        for col in ("ms", "nodes", "stopped"):
+            out[f"{tag}_{col}"] = wide[(col, label)] if (col, label) in wide.columns \
+                else math.nan
+    out = out.reset_index()
     out["speedup"] = out["seq_ms"] / out["par_ms"]
     return out
 
@@ -101,7 +99,7 @@ def compare_parallel(df: pd.DataFrame, quick: bool) -> list[Row]:
         ours: dict[str, Any] = {"seq_ms": _q(g["seq_ms"]), "par_ms": _q(g["par_ms"]),
                 "speedup": _q(g["speedup"]), "seq_nodes": _q(g["seq_nodes"], 0),
                 "par_nodes": _q(g["par_nodes"], 0), "instances": len(g),
-                "stopped": int(g.get("seq_stopped", 0).sum() + g.get("par_stopped", 0).sum())}
+                "stopped": int(g[["seq_stopped", "par_stopped"]].fillna(0).to_numpy().sum())}
         notes = []
         if "speedup" in paper:
             q = ours["speedup"]
@@ -164,14 +162,14 @@ def figures_parallel(df: pd.DataFrame, folder: Path) -> list[Path]:
 
 def verdict_parallel(rows: list[Row]) -> str:
     """What the re-run of seed 004 confirms and what it does not."""
-    sp = [(r.key["n"], r.ours["speedup"]["median"]) for r in rows
-          if r.ours and math.isfinite(r.ours["speedup"]["median"])]
+    stats = {r.key["n"]: r.ours["speedup"] for r in rows if "speedup" in r.ours}
+    sp = [(n, q["median"]) for n, q in stats.items() if math.isfinite(q["median"])]
     agree = sum(r.verdict == "agrees" for r in rows)
     compared = sum(r.verdict != "not comparable" for r in rows)
     best = max(sp, key=lambda x: x[1]) if sp else (None, math.nan)
     below = [n for n, s in sp if s < 1]
-    spread = [r.ours["speedup"]["q3"] / r.ours["speedup"]["q1"] for r in rows
-              if r.ours and r.ours["speedup"]["q1"] and math.isfinite(r.ours["speedup"]["q3"])]
+    spread = [q["q3"] / q["q1"] for q in stats.values()
+              if q["q1"] and math.isfinite(q["q1"]) and math.isfinite(q["q3"])]
     return (f"{agree} of the {compared} sizes with a paper speed-up agree. With two worker "
             f"processes our median speed-up peaks at {best[1]:.2f}x (n = {best[0]}); it is below "
             f"1 on {len(below)} sizes ({', '.join(map(str, below)) or 'none'}), where forking "
