@@ -96,7 +96,7 @@ def load_runs(name: str, quick: bool = False,
     """
     from ..experiments.report import load
 
-    folder = output if output is not None else load_config(name, quick)["output"]
+    folder = output if output is not None else get_reproduction(name).config(quick)["output"]
     return load(folder)
 
 
