@@ -443,5 +443,7 @@ REPRODUCTION = Reproduction(
     NAME, "Genetic algorithm: generations to a solution over the 24-combination grid "
           "(Sudoku, Hypersudoku, Nonomino)",
     "seed 002, Tables 1-7 (Section 5)", partial(load_config, NAME), compare, figures, verdict,
-    "")
+    "500 s (8.3 min) for its 1920 runs with 2 workers, under a load average of about 20; a "
+    "fresh run into an empty folder reproduced every run's status and generation count of "
+    "the first (resumed) run exactly.")
 register(REPRODUCTION)
