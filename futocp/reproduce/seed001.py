@@ -248,7 +248,7 @@ def search_figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
                       fontsize=8)
         ax.set_ylabel(f"{measure.split(' ')[0]} to solve ({unit}; median, quartiles)")
         ax.legend()
-    return [save_figure(fig, folder, SEARCH)]
+    return [save_figure(fig, folder, f"repro-{SEARCH}")]
 
 
 def _count(rows: list[Row], measure: str) -> str:

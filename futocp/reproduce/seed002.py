@@ -348,7 +348,7 @@ def figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
         ax.set_yscale("symlog", linthresh=10)
     axes[0].legend(fontsize=7, loc="upper right")
     axes[-1].set_xlabel("combination (the paper's row, sweep order)")
-    return [save_figure(fig, folder, NAME)]
+    return [save_figure(fig, folder, f"repro-{NAME}")]
 
 
 def verdict(rows: list[Row]) -> str:
