@@ -216,4 +216,5 @@ def test_resumes_after_a_crash(tmp_path: object, monkeypatch: pytest.MonkeyPatch
     assert len(kept) == len(set(kept)) == 8  # the lost runs done again, none twice
     assert kept[:5] == [json.loads(x)["run_id"] for x in lines[:5]]  # the rest kept
     assert again[0].ours == first[0].ours  # removed values do not depend on time
-    assert rp.collect("tiny-test", output=out)[0].ours == first[0].ours  # compare only
+    with pytest.warns(UserWarning, match="unreadable"):  # the torn line stays, skipped
+        assert rp.collect("tiny-test", output=out)[0].ours == first[0].ours  # compare only

@@ -362,7 +362,10 @@ def verdict_table1(rows: list[Row]) -> str:
               is not None and r.ours["bt_cf"]["median"] < 1]
     stopped = sum(1 for r in rows if r.verdict == "not comparable" and r.ours)
     checks = sum(r.ours.get("checks_failed", 0) for r in rows if r.ours)
-    return (f"{c['agrees']} rows agree, {c['differs']} differ, {c['not comparable']} are not "
+    return (f"A row agrees when the paper's BT/CF ratio of means lies within the quartiles "
+            f"of our per-instance ratios (each instance's BT and CF search times, same "
+            f"instance), widened by {RATIO_TOL:.0%}. "
+            f"{c['agrees']} rows agree, {c['differs']} differ, {c['not comparable']} are not "
             f"comparable ({stopped} of them because at least half of the random instances hit "
             f"the time limit under the static order). Median of the rows' median BT/CF time "
             f"ratios: {trend or 'none'}. The ratio {'grows' if grows else 'does not grow'} "
@@ -394,7 +397,10 @@ def verdict_table2(rows: list[Row]) -> str:
     anomalies = sorted(r.key["row"] for r in rows if r.key["row"] in ANOMALIES_T2)
     parts = "; ".join(f"{name}: {d['agrees']} agree, {d['differs']} differ, "
                       f"{d['not comparable']} not comparable" for name, d in per.items())
-    return (f"{c['agrees']} rows agree on every measure, {c['differs']} differ on at least "
+    return (f"A measure agrees when the paper's value is within {RN_TOL:.0%} of our median "
+            f"(FC-RN; or inside our quartiles) or inside our quartiles widened by {EN_TOL:.0%} "
+            f"(FC-EN, BT-EN; not comparable when half of the runs hit the time limit). "
+            f"{c['agrees']} rows agree on every measure, {c['differs']} differ on at least "
             f"one, {c['not comparable']} are not comparable. Per measure: {parts}. Removed "
             f"values agree on {rn_small} of the {len(small)} regular rows with n <= 15: the "
             f"single-pass reading (b) of the filtering step is confirmed; on {rn_large} of the "
