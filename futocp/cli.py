@@ -1110,12 +1110,14 @@ def _add_experiment_commands(sub: Any) -> None:
     p.add_argument("--quick", action="store_true", help="a small seeded subset (seconds)")
     p.add_argument("--json", action="store_true",
                    help='print one JSON object {"name": NAME, "rows": [...]}')
-    p.add_argument("--output", metavar="DIR", help="output folder (default: the config's); "
-                   "running again into it resumes")
-    p.add_argument("--executor", choices=("local", "dask"), default="local")
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="runs in parallel")
+    p.add_argument("--output", metavar="DIR", help="output folder; running again into it "
+                   "resumes (default: the config's, experiments/results/reproduce/...)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local processes or a Dask cluster (default: local)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="runs in parallel (default: 1, fair timing)")
     p.add_argument("--markdown", metavar="FILE", help="also write the Markdown section (table, "
-                   "plots beside it, verdict) to FILE")
+                   "plots in figures/ beside it, verdict) to FILE (default: none)")
     p.set_defaults(func=cmd_reproduce)
 
 
