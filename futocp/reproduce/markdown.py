@@ -42,7 +42,7 @@ def _num(x: Any) -> str:
             return "-"
         if math.isinf(x):
             return ">limit"
-        return f"{x:.4g}" if abs(x) < 1e5 else f"{x:.0f}"
+        return f"{x:.4g}" if abs(x) < 1000 else f"{x:.0f}"
     return str(x)
 
 
