@@ -1105,6 +1105,77 @@ def _add_experiment_commands(sub: Any) -> None:
     p.add_argument("--metric", help="time column: wall_s, solve_s or build_s (default wall_s)")
     p.set_defaults(func=cmd_report)
 
+    p = sub.add_parser("reproduce", help="re-run a seed paper's table and compare with the "
+                       "paper (docs/reproductions.md)")
+    p.add_argument("name", nargs="?", help="the reproduction (see --list)")
+    p.add_argument("--list", action="store_true", help="list the reproductions")
+    p.add_argument("--quick", action="store_true", help="a small seeded subset (seconds)")
+    p.add_argument("--json", action="store_true",
+                   help='print one JSON object {"name": NAME, "rows": [...]}')
+    p.add_argument("--output", metavar="DIR", help="output folder; running again into it "
+                   "resumes (default: the config's, experiments/results/reproduce/...)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local processes or a Dask cluster (default: local)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="runs in parallel (default: 1, fair timing)")
+    p.add_argument("--markdown", metavar="FILE", help="also write the Markdown section (table, "
+                   "plots in figures/ beside it, verdict) to FILE (default: none)")
+    p.set_defaults(func=cmd_reproduce)
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from . import reproduce as rp
+    from .reproduce.markdown import markdown_section, table_rows, text_table
+
+    if args.list:
+        for rep in rp.REPRODUCTIONS.values():
+            print(f"{rep.name:<22} {rep.source}: {rep.title}")
+        return EXIT_OK
+    if not args.name:
+        raise UsageError("give a reproduction name, or --list")
+    if args.name not in rp.REPRODUCTIONS:
+        raise UsageError(f"unknown reproduction {args.name!r}"
+                         + (did_you_mean(args.name, rp.REPRODUCTIONS)
+                            or f" (known: {', '.join(rp.REPRODUCTIONS)})"))
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    rows = rp.run_reproduction(args.name, quick=args.quick, output=args.output,
+                               executor=args.executor, workers=args.workers,
+                               progress=None if not args.json else False)
+    rep = rp.REPRODUCTIONS[args.name]
+    if args.json:
+        _print_json({"name": args.name, "rows": [r.to_json() for r in rows]})
+    else:
+        try:
+            from rich.console import Console
+            from rich.table import Table
+        except ImportError:
+            print(text_table(rows))
+        else:
+            table = Table(title=f"{rep.name}: {rep.source}", show_lines=True)
+            for head in ("row", "paper", "ours", "verdict", "note"):
+                table.add_column(head, overflow="fold")
+            for cells in table_rows(rows, sep="\n"):
+                table.add_row(*cells)
+            Console().print(table)
+        if rep.verdict is not None:
+            print(rep.verdict(rows))
+    if args.markdown:
+        from pathlib import Path
+
+        target = Path(args.markdown)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        figures = []
+        if rep.figures is not None:
+            figures = rep.figures(rp.load_runs(args.name, args.quick, args.output),
+                                  target.parent / "figures")
+        command = f"futocp reproduce {args.name}" + (" --quick" if args.quick else "")
+        target.write_text(markdown_section(rep, rows, command, figures, target.parent) + "\n",
+                          encoding="utf-8")
+        if not args.json:
+            print(f"wrote {target}")
+    return EXIT_OK
+
 
 def cmd_families(args: argparse.Namespace) -> int:
     fams = list_families()

@@ -1,0 +1,223 @@
+"""The compare logic of seed-001-search, seed-001-annealing and seed-002-ga, on the
+papers' own numbers and on small synthetic run tables (no solver runs)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from futocp.backends.genetic import PARAMETER_GRID
+from futocp.reproduce import get_reproduction, paper_table
+from futocp.reproduce.seed001 import (
+    compare_annealing,
+    compare_search,
+    difference_arcs,
+    paper_domains,
+    proportions_agree,
+)
+from futocp.reproduce.seed002 import (
+    GRID,
+    TABLES,
+    _within_running,
+    compare,
+    recover_per_combination,
+    running_mean_evidence,
+)
+
+# spec §3.7, the DERIVED per-combination column of Table 1 (one decimal)
+TABLE1_DERIVED = [9.1, 12.3, 12.6, 13.6, 7.7, 5.1, 2.1, 4.0, 6.5, 3.8, 2.5, 4.6, 3.5, 4.4, 5.3,
+                  3.4, 3.0, 1.5, 2.5, 2.0, 2.1, 1.8, 2.7, 3.4]
+
+
+def _table(t: int) -> pd.DataFrame:
+    paper = paper_table("seed-002-tables.csv")
+    return paper[paper["table"] == t].sort_values("row")
+
+
+def test_registered() -> None:
+    for name in ("seed-001-search", "seed-001-annealing", "seed-002-ga"):
+        rep = get_reproduction(name)
+        assert rep.config(True)["instances"] and rep.config(False)["instances"]
+
+
+# ------------------------------------------------------------------ seed 002 data
+def test_paper_tables_transcribed_in_sweep_order() -> None:
+    paper = paper_table("seed-002-tables.csv")
+    assert len(paper) == 7 * 24
+    for t in TABLES:
+        tab = _table(t)
+        assert list(tab["row"]) == list(range(1, 25))
+        combos = [(int(r.population), float(r.pm), float(r.pc), int(r.sp))
+                  for r in tab.itertuples()]
+        assert combos == GRID == [(g["population"], g["pm"], g["pc"], g["sp"])
+                                  for g in PARAMETER_GRID]
+    # the copy-paste anomaly (spec §3.7): Table 4 row 6 is Table 5 row 6
+    cols = ["gen_mean", "gen_std", "time_mean_s", "time_std_s"]
+    assert list(_table(4).iloc[5][cols]) == list(_table(5).iloc[5][cols])
+
+
+def test_recovery_gives_the_spec_derived_column() -> None:
+    rec = recover_per_combination(list(_table(1)["gen_mean"]))
+    for i, (mine, spec) in enumerate(zip(rec, TABLE1_DERIVED, strict=True), start=1):
+        # the printed means are rounded or truncated: an error up to i units of 0.001
+        assert abs(mine - spec) <= 0.05 + i * 0.001, (i, mine, spec)
+    # Table 4 rows 6 and 7 (the copied row): the recovered time goes negative
+    times = recover_per_combination(list(_table(4)["time_mean_s"]))
+    assert times[5] < 0 < times[6]
+
+
+def test_running_mean_evidence_on_the_papers_numbers() -> None:
+    for t in TABLES:
+        ev = running_mean_evidence(list(_table(t)["gen_mean"]))
+        assert ev["rows"] == 24
+        assert ev["finer_than_tenths"] >= 15  # impossible for means of 10 integers
+        # nearly all of them are totals over 10 i integer counts (Table 4's copied row
+        # breaks a few)
+        assert ev["integer_totals"] >= ev["finer_than_tenths"] - 3
+    # per-combination means of 10 integers read as such: nothing finer than tenths
+    assert running_mean_evidence([9.1, 12.3, 4.0]) == {"rows": 3, "finer_than_tenths": 0,
+                                                       "integer_totals": 0}
+
+
+def _ga_runs(table: int, gens_of: dict[int, list[int]], cap: int = 10000) -> pd.DataFrame:
+    """Synthetic runs: combination i (1-based) gets the generation counts ``gens_of[i]``,
+    the j-th on puzzle ``pj``; a count of -1 is a run stopped by its time limit, ``cap``
+    a run at the cap."""
+    recs = []
+    for i, combo in enumerate(GRID, start=1):
+        for j, g in enumerate(gens_of.get(i, [])):
+            status = "sat" if 0 <= g < cap else "unknown"
+            recs.append({"group": f"table{table}", "status": status, "instance_hash": f"p{j}",
+                         "generations": None if g < 0 else g, "solve_s": 0.01,
+                         "options": dict(zip(("population", "pm", "pc", "sp"), combo,
+                                             strict=True)) | {"generations": cap}})
+    return pd.DataFrame(recs)
+
+
+def test_per_combination_and_running_means() -> None:
+    runs = _ga_runs(1, {i: [i, i + 2] for i in range(1, 25)} | {3: [3, 5, 10000, -1]})
+    rows = [r for r in compare(runs, quick=False) if r.key["table"] == 1]
+    assert len(rows) == 25 and rows[-1].key["row"] == "all"
+    r1, r2, r3 = rows[0].ours, rows[1].ours, rows[2].ours
+    assert (r1["per-combination mean"], r1["generations"]["n"], r1["running mean"]) == (2, 2, 2)
+    assert (r2["per-combination mean"], r2["running mean"]) == (3.0, 2.5)
+    # the capped run counts with the cap; the stopped run is left out and counted apart
+    assert (r3["generations"]["n"], r3["solved"]) == (3, "2/3")
+    assert "1 run(s) stopped by the time limit" in rows[2].note
+    assert r3["per-combination mean"] == pytest.approx((3 + 5 + 10000) / 3, abs=1e-3)
+    assert r3["running mean"] == pytest.approx((1 + 3 + 2 + 4 + 3 + 5 + 10000) / 7, abs=1e-3)
+    # the paper's row 1 (9.1) is far from 2.0 +- 2 sqrt(2) 1.414 / sqrt(2): differs
+    assert rows[0].verdict == "differs" and rows[0].paper["per-combination mean"] == 9.1
+    assert rows[0].paper["running mean"] == 9.1 and rows[1].paper["running mean"] == 10.7
+    summary = rows[-1]
+    assert summary.ours["generations"]["n"] == 49 and summary.ours["max generations"] == 10000
+    assert summary.ours["at the cap"] == 1 and "cap" in summary.note
+
+
+def test_agreement_within_two_standard_errors() -> None:
+    printed = list(_table(1)["gen_mean"])
+    rec = recover_per_combination(printed)
+    # runs whose per-combination mean is the paper's recovered mean, with some spread
+    runs = _ga_runs(1, {i: [round(m) - 3, round(m), round(m) + 3] for i, m in
+                        enumerate(rec, start=1)})
+    rows = [r for r in compare(runs, quick=False) if r.key["row"] != "all"]
+    assert all(r.verdict == "agrees" for r in rows)
+    assert all(r.ours["running verdict"] == "agrees" for r in rows)
+
+
+def test_running_mean_tolerance_counts_puzzles_not_runs() -> None:
+    # two puzzles, 24 runs each (correlated through the shared seed): per-puzzle means
+    # 10 and 30, so our mean 20 has a standard error of 10, whatever the run count
+    runs = {"a": [10.0] * 24, "b": [30.0] * 24}
+    assert _within_running(35.0, 0.0, 240, runs) == "agrees"
+    assert _within_running(45.0, 0.0, 240, runs) == "differs"
+    # the paper's own noise widens it: std 155 over 240 runs is a standard error of 10
+    assert _within_running(45.0, 155.0, 240, runs) == "agrees"
+    assert _within_running(None, 0.0, 240, runs) == "not comparable"
+    assert _within_running(20.0, 0.0, 240, {"a": [20.0]}) == "not comparable"
+
+
+def test_corrupt_rows_and_missing_combinations() -> None:
+    runs = _ga_runs(4, {i: [80, 90, 100] for i in range(1, 25) if i != 2})
+    rows = {r.key["row"]: r for r in compare(runs, quick=False) if r.key["table"] == 4}
+    assert rows[6].verdict == "not comparable" and "copy" in rows[6].note
+    assert rows[7].verdict == "not comparable"
+    assert 2 not in rows
+    # without combination 2, the running means from row 2 on cover other runs
+    assert rows[3].ours["running verdict"] == "not comparable"
+    assert rows[1].ours["running verdict"] != "not comparable"
+    assert rows["all"].verdict == "not comparable"  # not every combination was run
+    quick = compare(runs, quick=True)
+    assert {r.verdict for r in quick} == {"not comparable"}
+
+
+# ------------------------------------------------------------------ seed 001
+def test_appendix_a_domains() -> None:
+    doms = paper_domains()
+    assert doms[3]["size"] == 6 and doms[3]["cells"] == 36 and doms[3]["singletons"] == 0
+    assert doms[4]["size"] == 7 and doms[4]["cells"] == 49 and doms[4]["singletons"] == 1
+    assert doms[3]["arc_consistent"] and doms[4]["arc_consistent"]
+    assert 936 / difference_arcs(6) == pytest.approx(2.6)
+    assert 1352 / difference_arcs(7) == pytest.approx(2.3, abs=0.01)
+
+
+def test_proportions() -> None:
+    assert proportions_agree(0.65, 20, 13, 20)
+    assert proportions_agree(0.95, 20, 36, 40)
+    assert not proportions_agree(0.95, 20, 5, 20)
+    assert not proportions_agree(0.5, 20, 0, 0)
+
+
+def _search_runs(size: int, bt: list[float], fc: list[float], ac3_removed: list[int]
+                 ) -> pd.DataFrame:
+    recs = []
+    for i, (b, f, rm) in enumerate(zip(bt, fc, ac3_removed, strict=True)):
+        for label, moves in (("bt", b), ("fc", f), ("ac3-pre", b)):
+            recs.append({"size": size, "label": label, "instance_hash": f"h{i}",
+                         "status": "sat" if math.isfinite(moves) else "unknown",
+                         "assignments": moves if math.isfinite(moves) else 10 ** 6,
+                         "solve_s": moves / 1e5 if math.isfinite(moves) else 20.0,
+                         "removed_values": rm, "revisions": 900, "time_limit": 20.0})
+    return pd.DataFrame(recs)
+
+
+def test_search_claims() -> None:
+    n = 6
+    full = n * n * (n - 1)
+    runs = _search_runs(n, [100, 400, math.inf], [50, 100, 2000], [10, 20, full])
+    rows = {r.key["measure"]: r for r in compare_search(runs, quick=False)
+            if r.key.get("size") == n}
+    moves = rows["moves"]
+    assert moves.verdict == "agrees" and moves.ours["FC <= BT"] == "2/2"
+    assert moves.ours["BT"]["q3"] == math.inf and moves.ours["BT/FC"] == 3.0
+    assert rows["solved"].verdict == "differs" and rows["solved"].ours["BT"] == "2/3"
+    assert rows["time (s)"].verdict == "agrees"
+    ac3 = rows["AC-3 alone"]
+    assert ac3.ours["decided"] == "1/3" and ac3.paper["revisions"] == 936
+    assert ac3.verdict == "agrees"  # 900 revisions: the paper's scale; 1 of 3 decided
+    # FC with more moves than BT on one instance: the paper's claim fails there
+    worse = _search_runs(5, [100, 50], [60, 70], [0, 0])
+    moves = next(r for r in compare_search(worse, quick=False) if r.key["measure"] == "moves")
+    assert moves.verdict == "differs" and moves.ours["FC <= BT"] == "1/2"
+
+
+def test_annealing_rows() -> None:
+    recs = []
+    for puzzle, solved in (("easy", 19), ("extreme", 4)):
+        for i in range(20):
+            ok = i < solved
+            recs.append({"group": puzzle, "status": "sat" if ok else "unknown",
+                         "moves": 2_000_000 if ok else 4_000_000, "solve_s": 10.0,
+                         "instance_name": f"{puzzle}#0", "givens": 0 if puzzle == "easy" else 3,
+                         "inequalities": 9,
+                         "options": {"t0": 100.0, "cooling": 2e-6, "moves": 4_000_000}})
+    rows = {(r.key["puzzle"], r.key["measure"]): r
+            for r in compare_annealing(pd.DataFrame(recs), quick=False)}
+    assert rows[("easy", "success rate")].verdict == "agrees"  # 95 % vs 95 %
+    assert rows[("extreme", "success rate")].verdict == "differs"  # 20 % vs 65 %
+    moves = rows[("easy", "moves to a solution")]
+    assert moves.ours["moves"]["mean"] == 2_000_000 and moves.verdict == "agrees"
+    assert moves.paper["T at the mean"] == pytest.approx(3.0, abs=0.05)
+    assert rows[("easy", "time")].verdict == "not comparable"
