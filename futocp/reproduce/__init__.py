@@ -1,6 +1,6 @@
 """Reproductions of the seed papers' tables: ``futocp reproduce NAME``.
 
-Each reproduction module (listed in :data:`_MODULES`) registers one or more
+Each reproduction module (imported below) registers one or more
 :class:`~futocp.reproduce.core.Reproduction` when imported.
 :func:`run_reproduction` runs one through the experiment runner (crash-safe
 and resumable like ``futocp run``: running it again into the same output
@@ -17,7 +17,6 @@ Example (not run here: it starts solver processes)::
 
 from __future__ import annotations
 
-import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -49,14 +48,8 @@ __all__ = ["VERDICTS", "Row", "Reproduction", "register", "REPRODUCTIONS", "get_
            "run_reproduction", "load_runs", "collect"]
 
 #: The reproduction modules; importing one registers its reproductions.
-_MODULES: tuple[str, ...] = ("seed000", "seed004", "seed001", "seed002")
-
-for _mod in _MODULES:
-    try:
-        importlib.import_module(f"{__name__}.{_mod}")
-    except ModuleNotFoundError as _exc:  # a module listed before it is written
-        if _exc.name != f"{__name__}.{_mod}":
-            raise
+# each reproduction module registers its reproductions when imported
+from . import seed000, seed001, seed002, seed004  # noqa: E402, F401
 
 
 def experiment_config(name: str, quick: bool = False, output: str | os.PathLike[str] | None = None,
