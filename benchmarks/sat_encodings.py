@@ -11,7 +11,14 @@ hits them alike:
   solvers) on Futoshiki, where the inequalities are;
 * ``simplify``: the unit-propagation pass on and off;
 * ``enumerate``: solvers enumerating 1000 solutions (blocking clauses; Kissat is
-  not incremental and is rebuilt after each solution).
+  not incremental and is rebuilt after each solution);
+* ``threshold``: the cardinality encoding by list length -- ``card=pairwise``
+  against the linear encodings on empty squares of order n (every list has n
+  literals; ``--repeat`` runs each) and on QWH-30, and ``card=auto`` with
+  several ``pairwise_max``;
+* ``large``: the lsencode files of order >= ``--min-order`` with the defaults
+  (``card=auto``; ``--also pairwise`` adds ``card=pairwise`` beside them):
+  encoding time, CNF size, load and search time per file.
 
 Instances: CSPLib QWH order 30 (``instances/qwh/csplib067/*.dzn``, a few,
 spread over the set), the 9x9 Futoshiki shipped in ``instances/futoshiki/``,
@@ -31,6 +38,8 @@ Run from the repository root::
     python benchmarks/sat_encodings.py less
     python benchmarks/sat_encodings.py simplify
     python benchmarks/sat_encodings.py enumerate
+    python benchmarks/sat_encodings.py threshold [--repeat 3] [--cap 60]
+    python benchmarks/sat_encodings.py large [--min-order 40] [--cap 60] [--also pairwise]
 """
 
 from __future__ import annotations
@@ -55,11 +64,12 @@ from futocp.experiments.runner import solve_run  # noqa: E402
 from futocp.formats import read  # noqa: E402
 from futocp.verify import verify  # noqa: E402
 
-__all__ = ["Run", "run_once", "qwh_csplib", "qwh_lsencode", "futoshiki_9x9", "sweep",
-           "table", "main"]
+__all__ = ["Run", "run_once", "qwh_csplib", "qwh_lsencode", "futoshiki_9x9", "empty_squares",
+           "sweep", "table", "large_table", "main"]
 
 DATA = os.path.join(ROOT, "instances", "qwh")
-Config = dict[str, Any]  # backend options, plus "backend" (default "sat") and "limit" (1)
+Config = dict[str, Any]  # backend options, plus "backend" (default "sat"), "limit" (1) and
+#                          "time_limit" (None: the run is only killed at the cap)
 TRIO = ("cadical195", "glucose4", "minisat22")
 
 
@@ -75,10 +85,10 @@ class Run:
 
 def run_once(board: Board, config: Config, cap: float) -> Run:
     """Solve ``board`` in a fresh process with ``config``; killed at ``cap`` seconds."""
-    options = {k: v for k, v in config.items() if k not in ("backend", "limit")}
+    options = {k: v for k, v in config.items() if k not in ("backend", "limit", "time_limit")}
     task = {"board": board, "backend": config.get("backend", "sat"), "options": options,
             "filtering": "lists", "limit": config.get("limit", 1), "seed": None,
-            "time_limit": None}
+            "time_limit": config.get("time_limit")}
     out = run_isolated(solve_run, task, cap, "forkserver")
     if out.error is not None or out.value is None:
         status = "timeout" if out.killed else "error"
@@ -105,14 +115,22 @@ def qwh_csplib(count: int | None = None) -> list[tuple[str, Board]]:
     return [(os.path.basename(p), read(p, format="dzn")) for p in paths]
 
 
-def qwh_lsencode(max_order: int = 40) -> list[tuple[str, Board]]:
-    """Gomes' lsencode QWH boards of order at most ``max_order`` (read from the file)."""
+def qwh_lsencode(max_order: int = 40, min_order: int = 0) -> list[tuple[str, Board]]:
+    """Gomes' lsencode QWH boards of order ``min_order`` to ``max_order`` (read from the
+    file), by order then holes."""
     out = []
-    for p in sorted(glob.glob(os.path.join(DATA, "lsencode", "*.pls"))):
+    for p in glob.glob(os.path.join(DATA, "lsencode", "*.pls")):
         board = read(p, format="pls")
-        if board.k <= max_order:
-            out.append((os.path.basename(p), board))
-    return out
+        if min_order <= board.k <= max_order:
+            out.append((board.k, board.n_cells - len(board.clues), os.path.basename(p), board))
+    return [(name, board) for _, _, name, board in sorted(out, key=lambda t: t[:3])]
+
+
+def empty_squares(orders: Sequence[int], repeat: int = 1) -> list[tuple[str, Board]]:
+    """Empty Latin squares of the given orders, each ``repeat`` times (for medians)."""
+    from futocp.families import latin_square
+
+    return [(f"empty-{n}#{i + 1}", latin_square(n)) for n in orders for i in range(repeat)]
 
 
 def futoshiki_9x9() -> list[tuple[str, Board]]:
@@ -203,6 +221,31 @@ def table(results: dict[str, dict[str, dict[str, Run]]], configs: Sequence[Confi
     return lines
 
 
+def _num(stats: dict[str, Any], key: str, fmt: str = ".2f") -> str:
+    return format(stats[key], fmt) if key in stats else "-"
+
+
+def large_table(results: dict[str, dict[str, Run]], configs: Sequence[Config]) -> list[str]:
+    """Markdown: per file and config, the status, wall time, Model build + encoding
+    (``build_s``), loading the solver, search, variables and clauses."""
+    lines = ["| file | config | status | wall s | encode s | load s | search s | vars | clauses |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    names = list(next(iter(results.values())))
+    for name in names:
+        for c in configs:
+            r = results[label(c)][name]
+            st = r.stats
+            why = st.get("reason") or st.get("error") or ""
+            status = r.status + ("" if r.verified or r.status in ("timeout", "error", "unknown")
+                                 else "!")
+            if r.status == "error" and why:
+                status += f" ({str(why).splitlines()[-1][:60]})"
+            lines.append(f"| {name} | {label(c)} | {status} | {r.seconds:.2f} | "
+                         f"{_num(st, 'build_s')} | {_num(st, 'load_s')} | {_num(st, 'solve_s')} | "
+                         f"{_num(st, 'variables', ',')} | {_num(st, 'clauses', ',')} |")
+    return lines
+
+
 def installed_solvers() -> list[str]:
     """The python-sat solvers that can be created here."""
     from pysat.solvers import Solver, SolverNames
@@ -219,7 +262,12 @@ def installed_solvers() -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("study", choices=("cards", "solvers", "less", "simplify", "enumerate"))
+    parser.add_argument("study", choices=("cards", "solvers", "less", "simplify", "enumerate",
+                                          "threshold", "large"))
+    parser.add_argument("--repeat", type=int, default=3, help="runs per empty square (threshold)")
+    parser.add_argument("--min-order", type=int, default=40, help="smallest lsencode order (large)")
+    parser.add_argument("--also", default="", help="large: card encodings to run beside the "
+                                                   "defaults, comma-separated (e.g. pairwise)")
     parser.add_argument("--qwh", type=int, default=3, help="how many CSPLib QWH instances")
     parser.add_argument("--cap", type=float, default=30.0, help="seconds before a run is killed")
     parser.add_argument("--solvers", default=None,
@@ -246,6 +294,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         sets = {"enumerate-1000": enumeration_boards()}
         configs = [{"solver": s, "limit": 1000} for s in solvers or (*TRIO, "cadical300",
                                                                       "glucose42", "kissat404")]
+    elif args.study == "threshold":
+        sets = {"empty": empty_squares((6, 8, 12, 16, 24, 32, 48), args.repeat),
+                "QWH-30": qwh_csplib(args.qwh)}
+        configs = [{"card": c} for c in ("pairwise", "seqcounter", "ladder", "bitwise",
+                                         "kmtotalizer")]
+        configs += [{"card": "auto", "pairwise_max": m} for m in (6, 10, 16)]
+        configs = [{**c, "solver": s} for s in solvers or ("auto",) for c in configs]
+    elif args.study == "large":
+        boards = qwh_lsencode(70, args.min_order)
+        # the backend's own time limit, so that encoding time and size are reported
+        # when the search does not finish; killed 15 s later at the latest
+        configs = [{"time_limit": args.cap}]
+        configs += [{"card": c, "time_limit": args.cap} for c in args.also.split(",") if c]
+        print(f"study large: {len(boards)} lsencode files, configs {configs}")
+        res = sweep({"lsencode": boards}, configs, args.cap + 15)["lsencode"]
+        print()
+        print("\n".join(large_table(res, configs)))
+        return
     else:
         sets = {"QWH-30": qwh_csplib(args.qwh), "Futoshiki-9": futoshiki_9x9()}
         configs = [{"simplify": True}, {"simplify": False}]
@@ -254,6 +320,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     results = sweep(sets, configs, args.cap)
     print()
     print("\n".join(table(results, configs)))
+    if args.study == "threshold":
+        print()
+        print("\n".join(by_order(results["empty"], configs)))
+
+
+def by_order(results: dict[str, dict[str, Run]], configs: Sequence[Config]) -> list[str]:
+    """Markdown: median seconds per empty-square order (the list length) and config,
+    with the median clauses."""
+    orders = sorted({int(name.split("-")[1].split("#")[0]) for name in
+                     next(iter(results.values()))})
+    lines = ["| config | " + " | ".join(f"n={n} s" for n in orders) + " | "
+             + " | ".join(f"n={n} clauses" for n in orders) + " |",
+             "|---|" + "---:|" * (2 * len(orders))]
+    for c in configs:
+        runs = results[label(c)]
+        times, sizes = [], []
+        for n in orders:
+            mine = [r for name, r in runs.items() if name.startswith(f"empty-{n}#")]
+            times.append(f"{_median([r.seconds for r in mine]):.3f}")
+            nc = [r.stats["clauses"] for r in mine if "clauses" in r.stats]
+            sizes.append(f"{_median(nc):,.0f}" if nc else "-")
+        lines.append(f"| {label(c)} | " + " | ".join(times) + " | " + " | ".join(sizes) + " |")
+    return lines
 
 
 if __name__ == "__main__":

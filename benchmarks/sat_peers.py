@@ -18,6 +18,13 @@ Run from the repository root::
     python benchmarks/sat_peers.py                # everything (several minutes)
     python benchmarks/sat_peers.py --set lsencode  # one set
     python benchmarks/sat_peers.py --sat solver=kissat404,card=ladder  # other sat options
+    python benchmarks/sat_peers.py --analyse qwh-o30-h374-04,qwh-o30-h374-02 \
+        --configs "solver=kissat404;solver=cadical195" --repeat 3   # a few CSPLib files
+
+``--analyse`` runs the named CSPLib instances ``--repeat`` times, cpsat and each
+sat configuration of ``--configs`` (``;``-separated, ``k=v,k=v`` each) interleaved,
+and prints per instance and system the median wall time, Model build + encoding,
+loading the solver, search time, conflicts and clauses.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from sat_encodings import Run, qwh_csplib, qwh_lsencode, run_once  # noqa: E402
 from futocp.backends.sat import SatBackend  # noqa: E402
 from futocp.model import build_model  # noqa: E402
 
-__all__ = ["LSENCODE_3D", "compare", "main"]
+__all__ = ["LSENCODE_3D", "compare", "analyse", "main"]
 
 TARGET = 3.0
 
@@ -97,14 +104,59 @@ def cnf_sizes(boards) -> list[str]:
     return lines
 
 
+def _options(text: str) -> dict[str, str]:
+    return dict(kv.split("=", 1) for kv in text.split(",") if kv)
+
+
+def analyse(names: Sequence[str], configs: Sequence[str], repeat: int, cap: float) -> list[str]:
+    """cpsat and each sat config on the named CSPLib instances, ``repeat`` rounds
+    interleaved; markdown medians per instance and system."""
+    boards = [(n, b) for n, b in qwh_csplib() if n.removesuffix(".dzn") in names]
+    systems = [("cpsat", {"backend": "cpsat"})]
+    systems += [(f"sat {c or 'defaults'}", {"backend": "sat", **_options(c)}) for c in configs]
+    runs: dict[tuple[str, str], list[Run]] = {}
+    for rnd in range(repeat):
+        for name, board in boards:
+            for label, config in systems:
+                run = run_once(board, config, cap)
+                runs.setdefault((name, label), []).append(run)
+                print(f"  round {rnd + 1} {name} {label}: {run.seconds:.3f}s {run.status}"
+                      f"{'' if run.verified else ' NOT VERIFIED'}", flush=True)
+
+    def med(rs: Sequence[Run], key: str) -> str:
+        xs = [r.stats[key] for r in rs if key in r.stats]
+        return f"{statistics.median(xs):,.3f}".rstrip("0").rstrip(".") if xs else "-"
+
+    lines = ["| instance | system | wall s | encode s | load s | search s | conflicts | clauses |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for name, _ in boards:
+        for label, _ in systems:
+            rs = runs[(name, label)]
+            wall = statistics.median(r.seconds for r in rs)
+            bad = sum(1 for r in rs if not r.verified)
+            lines.append(f"| {name.removesuffix('.dzn')} | {label} | {wall:.3f}"
+                         f"{f' ({bad} failed)' if bad else ''} | {med(rs, 'build_s')} | "
+                         f"{med(rs, 'load_s')} | {med(rs, 'solve_s')} | {med(rs, 'conflicts')} | "
+                         f"{med(rs, 'clauses')} |")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=("all", "csplib", "lsencode"), default="all")
     parser.add_argument("--cap", type=float, default=120.0, help="seconds before a run is killed")
     parser.add_argument("--max-order", type=int, default=40)
     parser.add_argument("--sat", default="", help="sat options instead of the defaults: k=v,k=v")
+    parser.add_argument("--analyse", default="", help="CSPLib instance names, comma-separated")
+    parser.add_argument("--configs", default="", help="sat configs for --analyse: a=1,b=2;c=3")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds for --analyse")
     args = parser.parse_args(argv)
-    sat_options = dict(kv.split("=", 1) for kv in args.sat.split(",") if kv)
+    if args.analyse:
+        lines = analyse(args.analyse.split(","), args.configs.split(";"), args.repeat, args.cap)
+        print()
+        print("\n".join(lines))
+        return
+    sat_options = _options(args.sat)
     defaults = {o.name: o.default for o in SatBackend.options}
     print(f"sat defaults: {defaults}; sat options: {sat_options or 'defaults'}; "
           f"cpsat defaults; cap {args.cap:g}s")

@@ -23,7 +23,7 @@ Example:
     >>> board = latin_square(2, [[1, 0], [0, 0]])
     >>> text = to_dimacs(build_model(board, filtering="none"), simplify=False)
     >>> print(*text.splitlines()[:3], "...", sep="\\n")
-    c futocp cells 4 card pairwise less support
+    c futocp cells 4 card auto less support pairwise_max 10 card_long seqcounter
     c var 1 = cell 1 (0,1) label 1
     c var 2 = cell 1 (0,1) label 2
     ...
@@ -50,7 +50,8 @@ def to_dimacs(model: Model, **options: Any) -> str:
 
     Args:
         model: The Model.
-        **options: ``sat`` backend options (``card``, ``less``, ``cage``, ``simplify``;
+        **options: ``sat`` backend options (``card``, ``pairwise_max``, ``card_long``,
+            ``less``, ``cage``, ``simplify``;
             ``solver`` is accepted and ignored).
     """
     from .backends.sat import SatBackend

@@ -156,10 +156,14 @@ def test_uninterruptible_solver_honours_a_time_limit(solver: str) -> None:
     assert r.status is Status.SAT and r.stats["solver"] == solver
 
 
-def test_pairwise_refuses_a_huge_cnf() -> None:
+def test_forced_pairwise_refuses_a_huge_cnf() -> None:
     model = build_model(latin_square(60))  # empty: 60^2 cells x 60 values, ~19 M pairs
-    with pytest.raises(UnsupportedError, match="card=seqcounter"):
-        SatBackend().compile(model)
+    with pytest.raises(UnsupportedError, match="card=pairwise .*card=auto.*card=seqcounter"):
+        SatBackend().compile(model, card="pairwise")
+    with pytest.raises(UnsupportedError, match="pairwise_max=60 .*card=auto"):
+        SatBackend().compile(model, pairwise_max=60)
+    with pytest.raises(UsageError, match="pairwise_max"):
+        SatBackend().compile(model, pairwise_max=-1)
 
 
 def test_bad_options() -> None:

@@ -14,12 +14,20 @@ Exact cover, not only at-most-one:
   group that is exactly-one, i.e. *both* at-most-one and at-least-one.
 
 The cardinality constraints are python-sat's own encodings
-(:class:`pysat.card.CardEnc` with ``vpool=`` the pool), option ``card``.
-``pairwise``, ``ladder`` and ``bitwise`` only hold bounds of 1; a multiset
-board's counts above 1 then use :data:`MULTI_FALLBACK` (reported in the stats
-as ``card_multi``). ``pairwise`` (the default) is refused when it would write
-more than :data:`MAX_PAIRWISE_CLAUSES` clauses (an empty square of order 52 or
-more): the message names a linear encoding.
+(:class:`pysat.card.CardEnc` with ``vpool=`` the pool), option ``card``: one
+of :data:`CARD_ENCODINGS` for every constraint, or ``auto`` (the default),
+which picks per constraint by the length of its list of literals
+(:func:`card_for`): ``pairwise`` up to ``pairwise_max`` literals
+(:data:`AUTO_PAIRWISE_MAX`), the linear ``card_long`` (:data:`AUTO_CARD_LONG`)
+above -- pairwise needs no auxiliary variable and is the fastest on the short
+lists of puzzles and QWH, but grows as n^2/2, which on an empty square of
+order 60 is 19 M clauses. The stats ``card_used`` count the constraints per
+encoding. ``pairwise``, ``ladder`` and ``bitwise`` only hold bounds of 1; a
+multiset board's counts above 1 then use :data:`MULTI_FALLBACK` (reported in
+the stats as ``card_multi``). Pairwise clauses beyond
+:data:`MAX_PAIRWISE_CLAUSES` (``card=pairwise`` on an empty square of order
+52 or more, or a ``pairwise_max`` that large) are refused: the message names
+``card=auto``.
 
 A partial all-different group (a cage's cells) gets at-most-one per value
 among its cells (the ``card`` encoding).
@@ -114,15 +122,23 @@ from ..relations import Relation
 from ..result import Result, Status
 from .base import KILL_GRACE_S, Backend, Deadline, DeadlinePassed, Option, active_limits
 
-__all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "LESS_ENCODINGS",
-           "CAGE_ENCODINGS", "DEFAULT_CAGE", "AMO_ONLY", "MULTI_FALLBACK", "AUTO_SOLVERS",
-           "MAX_PAIRWISE_CLAUSES", "AUTO_CHILD_LITERALS", "encode", "pairwise_size",
-           "pb_available", "resolve_solver", "can_interrupt", "estimate_cnf", "free_literals"]
+__all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "CARD_CHOICES", "LINEAR_ENCODINGS",
+           "LESS_ENCODINGS", "CAGE_ENCODINGS", "DEFAULT_CAGE", "AMO_ONLY", "MULTI_FALLBACK",
+           "AUTO_SOLVERS", "AUTO_PAIRWISE_MAX", "AUTO_CARD_LONG", "MAX_PAIRWISE_CLAUSES",
+           "AUTO_CHILD_LITERALS", "encode", "card_for", "pairwise_size", "pb_available",
+           "resolve_solver", "can_interrupt", "estimate_cnf", "free_literals"]
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer",
                   "mtotalizer", "kmtotalizer", "ladder", "bitwise")
 """The CNF cardinality encodings of :class:`pysat.card.EncType` (``native`` is
 not CNF and is left out)."""
+
+CARD_CHOICES = ("auto", *CARD_ENCODINGS)
+"""The values of option ``card``: ``auto`` (by list length, :func:`card_for`) or one
+encoding for every constraint."""
+
+LINEAR_ENCODINGS = tuple(e for e in CARD_ENCODINGS if e != "pairwise")
+"""The values of option ``card_long`` (``card=auto``'s encoding of long lists)."""
 
 AMO_ONLY = frozenset({"pairwise", "ladder", "bitwise"})
 """Encodings python-sat offers for a bound of 1 only."""
@@ -138,10 +154,18 @@ CAGE_ENCODINGS = ("combinations", "pb")
 MAX_PAIRWISE_CLAUSES = 10_000_000
 """Above this many pairwise clauses (about 1.5 GB of Python lists) the encoding is refused."""
 
+AUTO_PAIRWISE_MAX = 10
+"""``card=auto`` encodes a list of at most this many literals pairwise, longer
+ones with :data:`AUTO_CARD_LONG` (measured: ``benchmarks/sat_encodings.py
+threshold``, ``docs/performance.md``)."""
+
+AUTO_CARD_LONG = "seqcounter"
+"""``card=auto``'s encoding of the lists longer than :data:`AUTO_PAIRWISE_MAX`."""
+
 NON_INCREMENTAL = ("kissat",)
 """Solver name prefixes that take no clause after a solve (enumeration rebuilds them)."""
 
-DEFAULT_CARD = "pairwise"
+DEFAULT_CARD = "auto"
 DEFAULT_LESS = "support"
 DEFAULT_CAGE = "combinations"
 AUTO_SOLVERS: dict[str, tuple[str, ...]] = {
@@ -179,11 +203,15 @@ class SatFormulation:
         var_map: Direct variable -> (cell, value index).
         cell_vars: Per cell, ``(value index, variable)`` pairs; empty for fixed cells.
         fixed: Cell -> value index, for cells whose list is a single value.
-        card: The cardinality encoding.
+        card: The cardinality encoding (option ``card``: ``auto`` or one encoding).
         less: The Less encoding.
         cage: The cage encoding.
         card_multi: The encoding used for counts above 1 (None if there are none).
         trivially_unsat: True when the simplification met an empty clause.
+        pairwise_max: Under ``card=auto``, the longest list encoded pairwise.
+        card_long: Under ``card=auto``, the encoding of longer lists.
+        stats: Counters of the encoding (``direct_vars``, ``card_used`` = constraints
+            per encoding, and from :func:`encode` ``encode_s``, ``up_fixed``, ``up_removed``).
     """
 
     model: Model
@@ -197,6 +225,8 @@ class SatFormulation:
     cage: str = DEFAULT_CAGE
     card_multi: str | None = None
     trivially_unsat: bool = False
+    pairwise_max: int = AUTO_PAIRWISE_MAX
+    card_long: str = AUTO_CARD_LONG
     stats: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -233,6 +263,8 @@ class SatFormulation:
         board = self.model.board
         vals = self.model.values
         head = f"{prefix} futocp cells {board.n_cells} card {self.card} less {self.less}"
+        if self.card == "auto":
+            head += f" pairwise_max {self.pairwise_max} card_long {self.card_long}"
         if self.model.cages:
             head += f" cage {self.cage}"
         lines = [head]
@@ -352,33 +384,65 @@ def pb_available() -> bool | str:
     return True
 
 
+def card_for(card: str, n: int, k: int = 1, pairwise_max: int = AUTO_PAIRWISE_MAX,
+             card_long: str = AUTO_CARD_LONG) -> str:
+    """The python-sat encoding of one cardinality constraint over ``n`` literals
+    with bound ``k``: ``card`` itself, or under ``card=auto`` ``pairwise`` for at
+    most ``pairwise_max`` literals and ``card_long`` above; an encoding that only
+    holds bounds of 1 (:data:`AMO_ONLY`) gives way to :data:`MULTI_FALLBACK` for
+    ``k`` > 1.
+
+    Example:
+        >>> card_for("auto", 4), card_for("auto", 60), card_for("auto", 60, 2, card_long="ladder")
+        ('pairwise', 'seqcounter', 'seqcounter')
+        >>> card_for("bitwise", 3), card_for("auto", 12, pairwise_max=20)
+        ('bitwise', 'pairwise')
+    """
+    name = card
+    if card == "auto":
+        name = "pairwise" if n <= pairwise_max else card_long
+    if k > 1 and name in AMO_ONLY:
+        name = MULTI_FALLBACK
+    return name
+
+
 def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
            simplify: bool = True, cage: str = DEFAULT_CAGE,
-           deadline: Deadline | None = None) -> SatFormulation:
+           deadline: Deadline | None = None, pairwise_max: int = AUTO_PAIRWISE_MAX,
+           card_long: str = AUTO_CARD_LONG) -> SatFormulation:
     """Encode a Model as CNF (see the module docstring).
 
     Args:
         model: The Model.
-        card: A :data:`CARD_ENCODINGS` name.
+        card: ``auto`` or a :data:`CARD_ENCODINGS` name (a :data:`CARD_CHOICES` value).
         less: ``"support"`` or ``"order"``.
         cage: ``"combinations"`` or ``"pb"`` (a :data:`CAGE_ENCODINGS` name).
         simplify: Run unit propagation on the CNF first and encode again with
             the values it fixes or removes as constants (the formula is
             equivalent; it only gets smaller). Skipped when there is no unit clause.
         deadline: Checked while encoding (:meth:`~futocp.backends.base.Deadline.tick`).
+        pairwise_max: Under ``card=auto``, the longest list encoded pairwise (>= 0).
+        card_long: Under ``card=auto``, the encoding of longer lists (a
+            :data:`LINEAR_ENCODINGS` name).
 
     Returns:
         The :class:`SatFormulation`.
 
     Raises:
-        UsageError: for an unknown encoding name.
-        UnsupportedError: when ``card=pairwise`` would exceed :data:`MAX_PAIRWISE_CLAUSES`,
+        UsageError: for an unknown encoding name or a negative ``pairwise_max``.
+        UnsupportedError: when the pairwise clauses (``card=pairwise``, or the lists
+            ``card=auto`` encodes pairwise) would exceed :data:`MAX_PAIRWISE_CLAUSES`,
             or for ``cage=pb`` on a model with cages when python-sat cannot encode
             pseudo-Boolean constraints here.
         DeadlinePassed: when ``deadline`` passes while encoding.
     """
-    if card not in CARD_ENCODINGS:
-        raise UsageError(f"unknown card encoding {card!r}; choose one of {', '.join(CARD_ENCODINGS)}")
+    if card not in CARD_CHOICES:
+        raise UsageError(f"unknown card encoding {card!r}; choose one of {', '.join(CARD_CHOICES)}")
+    if card_long not in LINEAR_ENCODINGS:
+        raise UsageError(f"unknown card_long encoding {card_long!r}; choose one of "
+                         f"{', '.join(LINEAR_ENCODINGS)}")
+    if isinstance(pairwise_max, bool) or not isinstance(pairwise_max, int) or pairwise_max < 0:
+        raise UsageError(f"option pairwise_max={pairwise_max!r}: expected an int >= 0")
     if less not in LESS_ENCODINGS:
         raise UsageError(f"unknown less encoding {less!r}; choose one of {', '.join(LESS_ENCODINGS)}")
     if cage not in CAGE_ENCODINGS:
@@ -389,14 +453,20 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
             raise UnsupportedError(f"cage=pb: {ok}; or use cage=combinations")
     t0 = time.perf_counter()
     domains = list(model.domains)
-    if card == "pairwise":
-        size = pairwise_size(model)
+    if card in ("pairwise", "auto"):
+        size = pairwise_size(model, None if card == "pairwise" else pairwise_max)
         if size > MAX_PAIRWISE_CLAUSES:
+            what = "card=pairwise" if card == "pairwise" else f"pairwise_max={pairwise_max}"
             raise UnsupportedError(
-                f"card=pairwise would write about {size:,} clauses (more than "
-                f"{MAX_PAIRWISE_CLAUSES:,}); use a linear encoding such as card=seqcounter")
+                f"{what} would write about {size:,} pairwise clauses (more than "
+                f"{MAX_PAIRWISE_CLAUSES:,}); use card=auto (default pairwise_max="
+                f"{AUTO_PAIRWISE_MAX}) or a linear encoding such as card=seqcounter")
     deadline = deadline or Deadline(None)
-    form = _encode(model, domains, card, less, cage, deadline)
+
+    def again() -> SatFormulation:
+        return _encode(model, domains, card, less, cage, deadline, pairwise_max, card_long)
+
+    form = again()
     up_fixed = up_removed = 0
     while simplify and not form.trivially_unsat:
         deadline.check()
@@ -425,22 +495,27 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
         if any(d == 0 for d in domains):
             form.trivially_unsat = True
             break
-        form = _encode(model, domains, card, less, cage, deadline)
+        form = again()
     form.stats.update(encode_s=time.perf_counter() - t0, up_fixed=up_fixed,
                       up_removed=up_removed)
     return form
 
 
-def pairwise_size(model: Model) -> int:
-    """How many at-most-one clauses ``card=pairwise`` writes for the cells and groups."""
+def pairwise_size(model: Model, max_len: int | None = None) -> int:
+    """How many at-most-one clauses ``card=pairwise`` writes for the cells and groups
+    (with ``max_len``, only for the lists of at most that many literals, as
+    ``card=auto`` does)."""
     doms = model.domains
-    total = sum(k * (k - 1) // 2 for k in (d.bit_count() for d in doms) if k > 1)
+
+    def pairs(k: int) -> int:
+        return k * (k - 1) // 2 if 1 < k and (max_len is None or k <= max_len) else 0
+
+    total = sum(pairs(d.bit_count()) for d in doms)
     groups = [cells for cells, _ in _groups(model)]
     groups += [con.cells for con in model.all_different]
     for cells in groups:
         for v in range(model.n_values):
-            k = sum(1 for c in cells if doms[c] >> v & 1 and doms[c] != 1 << v)
-            total += k * (k - 1) // 2
+            total += pairs(sum(1 for c in cells if doms[c] >> v & 1 and doms[c] != 1 << v))
     return total
 
 
@@ -454,7 +529,9 @@ def _unit_propagate(clauses: Sequence[Sequence[int]], units: list[int]) -> list[
 
 
 def _encode(model: Model, domains: Sequence[int], card: str, less: str,
-            cage: str = DEFAULT_CAGE, deadline: Deadline | None = None) -> SatFormulation:
+            cage: str = DEFAULT_CAGE, deadline: Deadline | None = None,
+            pairwise_max: int = AUTO_PAIRWISE_MAX,
+            card_long: str = AUTO_CARD_LONG) -> SatFormulation:
     from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
 
@@ -500,8 +577,13 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str,
             return fixed[c] == v
         return lit_of[c].get(v, False)
 
-    multi = MULTI_FALLBACK if card in AMO_ONLY else card
     used_multi: str | None = None
+    used: dict[str, int] = {}
+
+    def encoding(n: int, k: int) -> int:
+        name = card_for(card, n, k, pairwise_max, card_long)
+        used[name] = used.get(name, 0) + 1
+        return int(getattr(EncType, name))
 
     def exactly(lits: list[int], k: int) -> None:
         nonlocal unsat, used_multi
@@ -513,14 +595,14 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str,
             clauses.extend([-lit] for lit in lits)
         elif k == n:
             clauses.extend([lit] for lit in lits)
-        elif n == 2 and k == 1:
+        elif n == 2 and k == 1:  # the pairwise clauses, whatever the encoding
+            used["pairwise"] = used.get("pairwise", 0) + 1
             clauses.extend(([lits[0], lits[1]], [-lits[0], -lits[1]]))
         else:
-            name = card
             if k > 1:
-                name = used_multi = multi
+                used_multi = card_for(card, n, k, pairwise_max, card_long)
             clauses.extend(CardEnc.equals(lits, k, vpool=pool,
-                                          encoding=getattr(EncType, name)).clauses)
+                                          encoding=encoding(n, k)).clauses)
 
     for pairs in cell_vars:
         if pairs:
@@ -545,7 +627,7 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str,
                 clauses.append([-lits[0], -lits[1]])
             elif len(lits) > 2:
                 clauses.extend(CardEnc.atmost(lits, 1, vpool=pool,
-                                              encoding=getattr(EncType, card)).clauses)
+                                              encoding=encoding(len(lits), 1)).clauses)
 
     # binary relations: the support encoding (less: option ``less``)
     for rel in model.binary:
@@ -598,7 +680,8 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str,
     cnf.nv = pool.top
     return SatFormulation(model, cnf, pool, var_map, cell_vars, fixed, card, less, cage,
                           card_multi=used_multi, trivially_unsat=unsat,
-                          stats={"direct_vars": len(var_map)})
+                          pairwise_max=pairwise_max, card_long=card_long,
+                          stats={"direct_vars": len(var_map), "card_used": used})
 
 
 def _cage_combinations(model: Model, index: int, rel: Relation, domains: Sequence[int],
@@ -739,8 +822,9 @@ def free_literals(model: Model) -> int:
 
 
 @cache
-def _card_size(card: str, n: int, k: int, atmost: bool = False) -> tuple[int, int, int]:
-    """(clauses, literals, auxiliary variables) of one cardinality constraint."""
+def _card_size(name: str, n: int, k: int, atmost: bool = False) -> tuple[int, int, int]:
+    """(clauses, literals, auxiliary variables) of one cardinality constraint
+    encoded with ``name`` (a :data:`CARD_ENCODINGS` name that holds bound ``k``)."""
     if k < 0 or k >= n or n < 2:
         return (n if k == n else 0), (n if k == n else 0), 0
     if n == 2 and k == 1 and not atmost:
@@ -748,18 +832,18 @@ def _card_size(card: str, n: int, k: int, atmost: bool = False) -> tuple[int, in
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
 
-    name = MULTI_FALLBACK if k > 1 and card in AMO_ONLY else card
     pool = IDPool(start_from=n + 1)
     make = CardEnc.atmost if atmost else CardEnc.equals
     cnf = make(list(range(1, n + 1)), k, vpool=pool, encoding=getattr(EncType, name))
     return len(cnf.clauses), sum(map(len, cnf.clauses)), max(0, pool.top - n)
 
 
-def estimate_cnf(model: Model, card: str = DEFAULT_CARD) -> tuple[int, int, int]:
+def estimate_cnf(model: Model, card: str = DEFAULT_CARD, pairwise_max: int = AUTO_PAIRWISE_MAX,
+                 card_long: str = AUTO_CARD_LONG) -> tuple[int, int, int]:
     """About how big the CNF of ``model`` is, before building it: (clauses,
     literals, variables), from python-sat's own encodings of one group per
-    size (a group's values are assumed to share its free literals evenly).
-    Fast: linear in the cells and groups.
+    size (a group's values are assumed to share its free literals evenly;
+    the encoding of each by :func:`card_for`). Fast: linear in the cells and groups.
 
     Example:
         >>> from futocp.families import latin_square
@@ -773,7 +857,7 @@ def estimate_cnf(model: Model, card: str = DEFAULT_CARD) -> tuple[int, int, int]
 
     def add(n: int, k: int, times: int = 1, atmost: bool = False) -> None:
         nonlocal clauses, literals, variables
-        c, lits, aux = _card_size(card, n, k, atmost)
+        c, lits, aux = _card_size(card_for(card, n, k, pairwise_max, card_long), n, k, atmost)
         clauses += c * times
         literals += lits * times
         variables += aux * times
@@ -827,8 +911,14 @@ class SatBackend(Backend):
     own_child = True
     c_extension = True
     options = (
-        Option("card", str, DEFAULT_CARD, CARD_ENCODINGS,
-               "cardinality encoding (python-sat pysat.card)"),
+        Option("card", str, DEFAULT_CARD, CARD_CHOICES,
+               "cardinality encoding (python-sat pysat.card); auto = pairwise for lists of at "
+               "most pairwise_max literals, card_long for longer ones"),
+        Option("pairwise_max", int, AUTO_PAIRWISE_MAX, None,
+               "under card=auto, the longest list (cells of a row, values of a cell) encoded "
+               "pairwise"),
+        Option("card_long", str, AUTO_CARD_LONG, LINEAR_ENCODINGS,
+               "under card=auto, the encoding of lists longer than pairwise_max"),
         Option("less", str, DEFAULT_LESS, LESS_ENCODINGS,
                "encoding of inequalities: support clauses or order encoding"),
         Option("cage", str, DEFAULT_CAGE, CAGE_ENCODINGS,
@@ -852,16 +942,19 @@ class SatBackend(Backend):
 
     def compile(self, model: Model, *, deadline: Deadline | None = None,
                 **options: Any) -> SatFormulation:
-        """The CNF of ``model`` (options ``card``, ``less``, ``cage`` and ``simplify``;
-        ``solver`` is ignored); ``deadline`` is checked while encoding."""
+        """The CNF of ``model`` (options ``card``, ``pairwise_max``, ``card_long``,
+        ``less``, ``cage`` and ``simplify``; ``solver`` is ignored); ``deadline`` is
+        checked while encoding."""
         opts = self.parse_options(options)
         return encode(model, opts["card"], opts["less"], opts["simplify"], opts["cage"],
-                      deadline=deadline)
+                      deadline=deadline, pairwise_max=opts["pairwise_max"],
+                      card_long=opts["card_long"])
 
     def estimate_mb(self, model: Model, options: dict[str, Any]) -> float | None:
         """The CNF's size in memory, in Python lists and in the solver (see
         :data:`BYTES_PER_CLAUSE`)."""
-        clauses, literals, variables = estimate_cnf(model, options["card"])
+        clauses, literals, variables = estimate_cnf(model, options["card"],
+                                                    options["pairwise_max"], options["card_long"])
         return (clauses * BYTES_PER_CLAUSE + literals * BYTES_PER_LITERAL
                 + variables * BYTES_PER_VARIABLE) / 2 ** 20
 
@@ -880,7 +973,8 @@ class SatBackend(Backend):
         interruptible = can_interrupt(name)
         child = limits.child or (time_limit is not None and not interruptible)
         if time_limit is not None and not child:  # a load nothing can interrupt here
-            literals = estimate_cnf(model, options["card"])[1]
+            literals = estimate_cnf(model, options["card"], options["pairwise_max"],
+                                    options["card_long"])[1]
             child = literals * LOAD_S_PER_LITERAL > time_limit
         args = (self, model, limit, time_limit, options, name)
         if not child:
@@ -931,6 +1025,7 @@ def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
         "up_fixed": form.stats["up_fixed"],
         "up_removed": form.stats["up_removed"],
         "card": form.card,
+        "card_used": form.stats["card_used"],
         "less": form.less,
         "solver": name,
         "encode_s": form.stats["encode_s"],
