@@ -57,6 +57,7 @@ __all__ = ["main", "render", "parse_opts", "load_instances", "collection_summary
            "build_parser", "solve_record", "EXIT_CODES", "did_you_mean"]
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2
+SOLVE_BACKEND = "auto"  # the default of solve: it picks the backend for the instance
 EXIT_SOLVER = 70  # a solver process crashed or answered garbage (sysexits' EX_SOFTWARE)
 EXIT_INTERRUPTED = 130  # Ctrl-C, SIGTERM or SIGHUP (128 + SIGINT, as shells report it)
 
@@ -1400,8 +1401,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "--quiet the solutions only. Exit 0 finished, 1 stopped by the time "
                        "limit (or, with --check, a solution failed verification).")
     _add_instances(p, "a collection: every puzzle, then a summary")
-    p.add_argument("--backend", default=DEFAULT_BACKEND,
-                   help=f"one of {', '.join(REGISTRY)}")
+    p.add_argument("--backend", default=SOLVE_BACKEND,
+                   help=f"one of {', '.join(REGISTRY)} (default {SOLVE_BACKEND}: picks by the "
+                   "instance from measured data, a portfolio on this machine's cores)")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="backend option (repeatable; futocp backends lists them)")
     _add_search(p, default_limit=1, per="printed")

@@ -37,7 +37,8 @@ def check_all(board, result):
 
 
 # backends whose search runs in a child process that builds the formulation there
-COMPILES_IN_CHILD = {"pyconstraint"}
+# (auto: its member compiles, in this process or in a portfolio process)
+COMPILES_IN_CHILD = {"pyconstraint", "auto"}
 
 
 @pytest.mark.parametrize("name", BACKENDS)
