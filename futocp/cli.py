@@ -285,8 +285,10 @@ def _status_line(result: Result) -> str:
     more = ("" if result.exhausted or result.status is not Status.SAT
             else " (stopped by the time limit)" if result.stopped_early else " (limit reached)")
     reason = f": {result.stats['reason']}" if "reason" in result.stats else ""
+    by = result.stats.get("answered_by")
+    who = result.backend if not by or by == result.backend else f"{result.backend} ({by})"
     return (f"{result.status.value}{reason} -- {result.n_solutions} solution(s){more}, "
-            f"backend {result.backend}, build {result.stats['build_s']:.3f}s, "
+            f"backend {who}, build {result.stats['build_s']:.3f}s, "
             f"solve {result.stats['solve_s']:.3f}s, wall {result.stats['wall_s']:.3f}s")
 
 

@@ -203,6 +203,24 @@ def test_solve_without_backend_uses_auto_and_says_who_answered(capsys):
     assert json.loads(capsys.readouterr().out)["stats"]["answered_by"] == "cpsat"
 
 
+@needs_proc
+def test_a_memory_limit_reaches_the_members(capsys):
+    assert main(["solve", FUTOSHIKI, "--json", "--memory-limit", "1500", "--opt",
+                 "members=sat,listcolor"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"] and record["stats"]["process"] == "child"
+    assert record["stats"]["answered_by"] in ("sat", "listcolor")
+    tiny = get_backend("auto").solve(build_model(BOARDS["latin"]), memory_limit=1,
+                                     members="sat,listcolor")
+    assert tiny.status is Status.UNKNOWN and "memory limit" in tiny.stats["reason"]
+    assert children() == []
+
+
+def test_the_status_line_names_the_member(capsys):
+    assert main(["solve", FUTOSHIKI, "--opt", "workers=1", "--opt", "members=cpsat"]) == 0
+    assert "backend auto (cpsat)" in capsys.readouterr().out.splitlines()[-1]
+
+
 def test_a_board_the_givens_decide_is_answered_by_auto_itself():
     board = latin_square(2, [[1, 2], [2, 0]])
     result = get_backend("auto").solve(build_model(board))
