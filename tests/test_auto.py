@@ -153,6 +153,18 @@ def test_a_failing_member_does_not_end_the_portfolio(bad):
 
 
 @needs_proc
+def test_members_start_staggered():
+    model = build_model(BOARDS["futoshiki"])
+    result = get_backend("auto").solve(model, workers=2, members="listcolor,sleeper", stagger=5.0)
+    assert result.stats["portfolio"] == ["listcolor"]  # over before the second start
+    t0 = time.perf_counter()
+    result = get_backend("auto").solve(model, workers=2, members="sleeper,listcolor", stagger=0.5)
+    assert 0.5 <= time.perf_counter() - t0 < 5
+    assert result.stats["portfolio"] == ["sleeper", "listcolor"]
+    assert result.stats["answered_by"] == "listcolor" and children() == []
+
+
+@needs_proc
 def test_when_every_member_fails_the_other_backends_answer():
     board = BOARDS["futoshiki"]
     result = get_backend("auto").solve(build_model(board), workers=2,

@@ -13,8 +13,10 @@ gives a ranked list of *members* (a backend and its options).
   solver crashes, it refuses the model -- hands over to the next one, within
   the time left).
 * ``workers=N``: the first N eligible members run side by side, each in a
-  forked process that dies with this one (:func:`~futocp.childproc.die_with_parent`);
-  the first *definitive* answer wins -- ``sat`` whose solutions pass
+  forked process that dies with this one (:func:`~futocp.childproc.die_with_parent`),
+  the k-th one ``k * stagger`` seconds after the first (default 1 s: an instance
+  the first member solves at once keeps the cores to itself; a member that ends
+  early is replaced at once by the next); the first *definitive* answer wins -- ``sat`` whose solutions pass
   :func:`futocp.verify.verify`, ``unsat`` (every member is a complete
   backend), or the complete list or count when enumerating -- and the other
   processes are killed and reaped before ``solve`` returns. A member that
@@ -302,6 +304,9 @@ class AutoBackend(Backend):
         Option("workers", int, DEFAULT_WORKERS, None,
                "members run side by side in processes (default: this machine's cores); "
                "1 = the table's first choice, in this process"),
+        Option("stagger", float, 1.0, None,
+               "seconds between the starts of the portfolio's members: an instance the "
+               "first member solves at once gets the cores to itself (0: all at once)"),
         Option("members", str, "", None,
                "the members instead of the table's choice, best first: "
                "backend[:key=value]...,backend..."),
@@ -328,6 +333,8 @@ class AutoBackend(Backend):
                  ) -> tuple[list[Member], str]:
         if opts["workers"] < 1:
             raise UsageError(f"option workers={opts['workers']}: expected at least 1")
+        if not opts["stagger"] >= 0:
+            raise UsageError(f"option stagger={opts['stagger']}: expected 0 or more seconds")
         if opts["members"]:
             from . import REGISTRY
 
@@ -355,8 +362,8 @@ class AutoBackend(Backend):
         memory_limit = active_limits().memory_limit
         side_by_side = min(options["workers"], len(members))
         if side_by_side > 1 and "fork" in multiprocessing.get_all_start_methods():
-            ran = members[:side_by_side]
-            run = self._portfolio(model, ran, limit, deadline, seed, memory_limit)
+            run, ran = self._portfolio(model, members[:side_by_side], limit, deadline, seed,
+                                       memory_limit, options["stagger"])
             if run.winner is None and run.partial is None and run.errors:
                 more = fallbacks(model, ran)  # every member failed: the others, in turn
                 if more and not deadline.expired():
@@ -405,29 +412,47 @@ class AutoBackend(Backend):
         return run, ran
 
     def _portfolio(self, model: Model, members: Sequence[Member], limit: int | None,
-                   deadline: Deadline, seed: int | None, memory_limit: float | None) -> _Run:
-        """Every member in its own forked process; the first definitive answer wins."""
+                   deadline: Deadline, seed: int | None, memory_limit: float | None,
+                   stagger: float) -> tuple[_Run, list[Member]]:
+        """Every member in its own forked process, the k-th one started ``k * stagger``
+        seconds after the first (unless the first ones are over before); the first
+        definitive answer wins. Returns what they answered and the members started."""
         ctx = multiprocessing.get_context("fork")
         run = _Run()
         procs: dict[Any, tuple[Member, Any]] = {}  # reading end of the pipe -> (member, process)
-        left = deadline.remaining()
+        started: list[Member] = []
+        t0 = time.perf_counter()
+        end = None if deadline.end is None else deadline.end + KILL_GRACE_S + 0.2
+
+        def start(member: Member) -> None:
+            reader, writer = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_member_main, name=f"futocp-auto-{member.backend}",
+                               args=(writer, member, model, limit, deadline.remaining(), seed,
+                                     memory_limit), daemon=False)
+            proc.start()
+            writer.close()
+            procs[reader] = (member, proc)
+            started.append(member)
+
         try:
-            for member in members:
-                reader, writer = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_member_main, name=f"futocp-auto-{member.backend}",
-                                   args=(writer, member, model, limit, left, seed, memory_limit),
-                                   daemon=False)
-                proc.start()
-                writer.close()
-                procs[reader] = (member, proc)
-            end = None if deadline.end is None else deadline.end + KILL_GRACE_S + 0.2
-            waiting = list(procs)
-            while waiting and run.winner is None:
-                timeout = None if end is None else end - time.perf_counter()
-                if timeout is not None and timeout <= 0:
+            waiting: list[Any] = []
+            while run.winner is None:
+                if len(started) < len(members) and (
+                        not waiting or time.perf_counter() >= t0 + len(started) * stagger):
+                    start(members[len(started)])
+                    waiting.append(list(procs)[-1])
+                    continue
+                if not waiting:
+                    break
+                now = time.perf_counter()
+                if end is not None and now >= end:
                     run.reasons.append(f"time limit of {deadline.seconds:g} s reached "
                                        "(the members were stopped)")
                     break
+                timeout = None if end is None else end - now
+                if len(started) < len(members):
+                    due = t0 + len(started) * stagger - now
+                    timeout = due if timeout is None else min(timeout, due)
                 for conn in multiprocessing.connection.wait(waiting, timeout):
                     ready: Any = conn
                     waiting.remove(ready)
@@ -453,7 +478,7 @@ class AutoBackend(Backend):
                 conn.close()
                 if proc.exitcode is not None:
                     proc.close()
-        return run
+        return run, started
 
     def _answer(self, model: Model, run: _Run, ran: Sequence[Member], rule: str,
                 time_limit: float | None) -> Result:
