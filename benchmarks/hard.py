@@ -56,7 +56,7 @@ if ROOT not in sys.path:
 
 from futocp.board import Board  # noqa: E402
 from futocp.experiments.isolate import run_isolated  # noqa: E402
-from futocp.formats import read  # noqa: E402
+from futocp.formats import read, read_many  # noqa: E402
 from futocp.verify import verify  # noqa: E402
 
 __all__ = ["PEERS", "FIXED_RULES", "instances", "run_system", "measure", "summary", "frontier",
@@ -384,12 +384,11 @@ def top1465(options: Sequence[str] = ()) -> str:
     from futocp.api import solve
 
     opts = dict(o.split("=", 1) for o in options)
-    boards = read(os.path.join(ROOT, "instances", "sudoku", "top1465.txt"), many=True)
-    solve(boards[0][1] if isinstance(boards[0], tuple) else boards[0], "listcolor", **opts)
+    boards = read_many(os.path.join(ROOT, "instances", "sudoku", "top1465.txt"))
+    solve(boards[0], "listcolor", **opts)  # warm
     t0 = time.perf_counter()
     bad = 0
-    for item in boards:
-        board = item[1] if isinstance(item, tuple) else item
+    for board in boards:
         r = solve(board, "listcolor", **opts)
         bad += not r.solutions or bool(verify(board, r.solutions[0]))
     elapsed = time.perf_counter() - t0
