@@ -196,7 +196,7 @@ def _peer(task: dict[str, Any]) -> dict[str, Any]:
     if not ok:
         return {"status": "unsat", "s": seconds}
     sol = dict(board.clues)
-    sol.update(meaning[lit] for lit in model if lit > 0 and lit in meaning)
+    sol.update(meaning[lit] for lit in model or () if lit > 0 and lit in meaning)
     return {"status": "sat", "s": seconds, "solution": [sol.get(c) for c in range(board.n_cells)]}
 
 
@@ -383,7 +383,7 @@ def top1465(options: Sequence[str] = ()) -> str:
     """listcolor's puzzles/s on top1465 (one warm process; ``options``: ``k=v``)."""
     from futocp.api import solve
 
-    opts = dict(o.split("=", 1) for o in options)
+    opts: dict[str, Any] = dict(o.split("=", 1) for o in options)
     boards = read_many(os.path.join(ROOT, "instances", "sudoku", "top1465.txt"))
     solve(boards[0], "listcolor", **opts)  # warm
     t0 = time.perf_counter()

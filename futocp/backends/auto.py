@@ -437,7 +437,8 @@ class AutoBackend(Backend):
         try:
             waiting: list[Any] = []
             while run.winner is None:
-                if len(started) < len(members) and (
+                left = deadline.remaining()
+                if len(started) < len(members) and (left is None or left > 0.05) and (
                         not waiting or time.perf_counter() >= t0 + len(started) * stagger):
                     start(members[len(started)])
                     waiting.append(list(procs)[-1])
