@@ -253,3 +253,37 @@ def test_the_json_record_matches_the_schema(capsys):
 def test_crosscheck_all_leaves_auto_out():
     assert "auto" not in choose_backends("all") and "auto" not in choose_backends("complete")
     assert choose_backends("auto,listcolor") == ["auto", "listcolor"]
+
+
+# ------------------------------------------------ benchmarks/hard.py --write-choices
+def _hard():
+    import importlib
+    import sys
+
+    bench = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    return importlib.import_module("hard")
+
+
+def test_write_choices_ranks_by_solved_then_median(tmp_path):
+    hard = _hard()
+
+    def row(order, holes, **times):
+        return {"order": order, "holes": holes,
+                "runs": {s: ({"status": "sat", "s": t} if t is not None else
+                             {"status": "timeout", "s": 10.0}) for s, t in times.items()}}
+
+    data = {"cap": 10.0, "systems": ["auto", "listcolor", "sat", "kissat"], "rows": {
+        "a": row(30, 300, auto=1.0, listcolor=None, sat=2.0, kissat=0.1),
+        "b": row(30, 320, auto=1.0, listcolor=0.5, sat=3.0, kissat=0.1),
+        "c": row(30, 900, auto=1.0, listcolor=0.5, sat=3.0, kissat=0.1),
+        "d": row(50, 750, auto=None, listcolor=None, sat=None, kissat=None)}}
+    table = hard.write_choices(data, str(tmp_path / "choices.json"))
+    rules = {r["name"]: [m["backend"] for m in r["members"]] for r in table["rules"]}
+    assert rules["qwh-order-1-35-holes"] == ["sat", "listcolor"]  # 2 solved beat 1 solved
+    assert rules["qwh-order-1-35-empty"] == ["listcolor", "sat"]
+    assert rules["qwh-order-46-55-holes"][:2] == ["listcolor", "sat"]  # nothing solved: prior
+    assert table["rules"][-1]["when"] == {} and "kissat" not in str(rules)
+    loaded = auto.load_choices(tmp_path / "choices.json")
+    assert auto.choose(build_model(latin_square(30)), 1, loaded)[0][0].backend == "listcolor"
