@@ -194,11 +194,13 @@ def _eligible(member: Member, model: Model) -> bool:
     return True
 
 
-def choose(model: Model, limit: int | None, table: Mapping[str, Any] | None = None
-           ) -> tuple[list[Member], str]:
-    """The eligible members for ``model``, best first, and the name of the rule that
-    gave them: the first rule whose conditions hold and which has an eligible
-    member. Empty (rule ``fallback``) when no rule has one: see :func:`fallbacks`."""
+def choose(model: Model, limit: int | None, table: Mapping[str, Any] | None = None,
+           need: int | None = None) -> tuple[list[Member], str]:
+    """The eligible members for ``model``, best first (at most ``need``: the others
+    are not looked at, so that their solver packages are not imported), and the
+    name of the rule that gave them: the first rule whose conditions hold and
+    which has an eligible member. Empty (rule ``fallback``) when no rule has
+    one: see :func:`fallbacks`."""
     table = load_choices() if table is None else table
     feats = features(model, limit)
     for rule in table.get("rules", ()):
@@ -206,6 +208,8 @@ def choose(model: Model, limit: int | None, table: Mapping[str, Any] | None = No
             out: list[Member] = []
             for m in rule.get("members", ()):
                 member = Member(m["backend"], tuple(sorted(m.get("options", {}).items())))
+                if need is not None and len(out) >= need:
+                    break
                 if member not in out and _eligible(member, model):
                     out.append(member)
             if out:
@@ -213,13 +217,15 @@ def choose(model: Model, limit: int | None, table: Mapping[str, Any] | None = No
     return [], "fallback"
 
 
-def fallbacks(model: Model, tried: Sequence[Member]) -> list[Member]:
-    """Every other eligible complete backend, in REGISTRY order (with its defaults),
-    for when the table's members are missing or failed (it imports their packages)."""
+def fallbacks(model: Model, limit: int | None, tried: Sequence[Member]) -> list[Member]:
+    """The members to try when those tried failed: the rest of the table's choice,
+    then every other eligible complete backend in REGISTRY order (defaults)."""
     from . import REGISTRY
 
-    names = {m.backend for m in tried}
-    return [Member(n) for n in REGISTRY if n not in names and _eligible(Member(n), model)]
+    out = [m for m in choose(model, limit)[0] if m not in tried]
+    names = {m.backend for m in [*tried, *out]}
+    return out + [Member(n) for n in REGISTRY
+                  if n not in names and _eligible(Member(n), model)]
 
 
 def _definitive(result: Result, limit: int | None) -> bool:
@@ -273,6 +279,10 @@ class _Run:
     partial: tuple[Member, Result] | None = None
     errors: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
+
+    def stuck(self) -> bool:
+        """No member answered, nor found a solution (they failed or refused)."""
+        return self.winner is None and not (self.partial and self.partial[1].solutions)
 
     def take(self, model: Model, member: Member, result: Result, limit: int | None) -> bool:
         """Record one member's answer; True when it wins."""
@@ -346,9 +356,9 @@ class AutoBackend(Backend):
             chosen = [m for m in members if _eligible(m, model)]
             rule = "members option"
         else:
-            chosen, rule = choose(model, limit)
+            chosen, rule = choose(model, limit, need=opts["workers"])
             if not chosen:
-                chosen = fallbacks(model, [])
+                chosen = fallbacks(model, limit, [])
         if not chosen:
             from ..errors import UnsupportedError
 
@@ -364,8 +374,8 @@ class AutoBackend(Backend):
         if side_by_side > 1 and "fork" in multiprocessing.get_all_start_methods():
             run, ran = self._portfolio(model, members[:side_by_side], limit, deadline, seed,
                                        memory_limit, options["stagger"])
-            if run.winner is None and run.partial is None and run.errors:
-                more = fallbacks(model, ran)  # every member failed: the others, in turn
+            if run.stuck():
+                more = fallbacks(model, limit, ran)  # every member failed: the others, in turn
                 if more and not deadline.expired():
                     again, more_ran = self._in_turn(model, more, limit, deadline, seed,
                                                     memory_limit, fallback=True)
@@ -373,7 +383,7 @@ class AutoBackend(Backend):
                     run, ran = again, ran + more_ran
         else:
             run, ran = self._in_turn(model, members, limit, deadline, seed, memory_limit)
-        return self._answer(model, run, ran, rule, time_limit)
+        return self._answer(model, run, ran, rule, time_limit, deadline)
 
     def _in_turn(self, model: Model, members: Sequence[Member], limit: int | None,
                  deadline: Deadline, seed: int | None, memory_limit: float | None,
@@ -402,8 +412,8 @@ class AutoBackend(Backend):
                     result.stats.get("reason", "")).startswith("time limit"):
                 break
         else:
-            if run.winner is None and run.partial is None and run.errors and not fallback:
-                more = fallbacks(model, ran)  # every member failed: the other backends
+            if run.stuck() and not fallback:
+                more = fallbacks(model, limit, ran)  # every member failed: the others
                 if more:
                     again, more_ran = self._in_turn(model, more, limit, deadline, seed,
                                                     memory_limit, fallback=True)
@@ -482,15 +492,19 @@ class AutoBackend(Backend):
         return run, started
 
     def _answer(self, model: Model, run: _Run, ran: Sequence[Member], rule: str,
-                time_limit: float | None) -> Result:
+                time_limit: float | None, deadline: Deadline) -> Result:
         from . import REGISTRY
 
-        chosen = run.winner or run.partial
-        if chosen is None:
-            reasons = run.reasons + run.errors
-            if not reasons and time_limit is not None:
-                reasons = [f"time limit of {time_limit:g} s reached"]
-            result = Result(Status.UNKNOWN, [], {"reason": "; ".join(reasons) or "no answer"})
+        chosen = run.winner or (run.partial if run.partial and run.partial[1].solutions else None)
+        if chosen is None:  # auto's own unknown; what the members said in brackets
+            said = [r for r in run.reasons if not r.startswith("time limit")]
+            timed = time_limit is not None and (deadline.expired() or any(
+                "time limit" in r for r in run.reasons))
+            head = (f"time limit of {time_limit:g} s reached" if timed
+                    else "no member answered" if not run.errors
+                    else "every member failed (member_errors)")
+            reason = head + (f" ({'; '.join(said)})" if said else "")
+            result = Result(Status.UNKNOWN, [], {"reason": reason})
         else:
             member, result = chosen
             stats = dict(result.stats)
