@@ -57,6 +57,7 @@ __all__ = ["main", "render", "parse_opts", "load_instances", "collection_summary
            "build_parser", "solve_record", "EXIT_CODES", "did_you_mean"]
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2
+SOLVE_BACKEND = "auto"  # the default of solve: it picks the backend for the instance
 EXIT_SOLVER = 70  # a solver process crashed or answered garbage (sysexits' EX_SOFTWARE)
 EXIT_INTERRUPTED = 130  # Ctrl-C, SIGTERM or SIGHUP (128 + SIGINT, as shells report it)
 
@@ -284,8 +285,10 @@ def _status_line(result: Result) -> str:
     more = ("" if result.exhausted or result.status is not Status.SAT
             else " (stopped by the time limit)" if result.stopped_early else " (limit reached)")
     reason = f": {result.stats['reason']}" if "reason" in result.stats else ""
+    by = result.stats.get("answered_by")
+    who = result.backend if not by or by == result.backend else f"{result.backend} ({by})"
     return (f"{result.status.value}{reason} -- {result.n_solutions} solution(s){more}, "
-            f"backend {result.backend}, build {result.stats['build_s']:.3f}s, "
+            f"backend {who}, build {result.stats['build_s']:.3f}s, "
             f"solve {result.stats['solve_s']:.3f}s, wall {result.stats['wall_s']:.3f}s")
 
 
@@ -1488,8 +1491,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "--quiet the solutions only. Exit 0 finished, 1 stopped by the time "
                        "limit (or, with --check, a solution failed verification).")
     _add_instances(p, "a collection: every puzzle, then a summary")
-    p.add_argument("--backend", default=DEFAULT_BACKEND,
-                   help=f"one of {', '.join(REGISTRY)}")
+    p.add_argument("--backend", default=SOLVE_BACKEND,
+                   help=f"one of {', '.join(REGISTRY)} (default {SOLVE_BACKEND}: picks by the "
+                   "instance from measured data, a portfolio on this machine's cores)")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="backend option (repeatable; futocp backends lists them)")
     _add_search(p, default_limit=1, per="printed")

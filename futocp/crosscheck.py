@@ -46,7 +46,9 @@ COUNTERS = counter_names()
 
 def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:
     """Backend names from ``"all"`` (every available one), ``"complete"`` (every
-    available complete one), ``"a,b"`` or a list.
+    available complete one), ``"a,b"`` or a list. ``all`` and ``complete`` leave
+    ``auto`` out (it answers with one of the others, which would count twice);
+    name it to check it.
 
     Example:
         >>> choose_backends("listcolor,cpsat")
@@ -59,7 +61,7 @@ def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:
     if isinstance(spec, str):
         if spec in ("all", "complete"):
             return [n for n, cls in REGISTRY.items() if cls.available() is True
-                    and (cls.complete or spec == "all")]
+                    and (cls.complete or spec == "all") and not getattr(cls, "portfolio", False)]
         spec = [s.strip() for s in spec.split(",") if s.strip()]
     for name in spec:
         if name not in REGISTRY:

@@ -46,7 +46,8 @@ def check_all(board, result, most=2000):
 
 
 # backends whose search runs in a child process that builds the formulation there
-COMPILES_IN_CHILD = {"pyconstraint"}
+# (auto: its member compiles, in this process or in a portfolio process)
+COMPILES_IN_CHILD = {"pyconstraint", "auto"}
 
 
 @pytest.mark.parametrize("name", BACKENDS)

@@ -48,12 +48,15 @@ def test_all_available_backends_agree_on_a_futoshiki():
     board = futoshiki(4, [[0, 0, 0, 0], [0, 3, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]],
                       less=[((0, 0), (0, 1)), ((2, 2), (2, 3))])
     rows = crosscheck(board, limit=50, time_limit=60)
-    assert {r["backend"] for r in rows} == set(available_backends())
+    # "all" leaves out auto, which answers with one of the others (it would count twice)
+    assert {r["backend"] for r in rows} == set(available_backends()) - {"auto"}
     expected = brute_force_count(board)
     for r in rows:
-        assert r["verified"] and r["agrees"], r
+        assert r["agrees"], r
         if r["complete"]:
-            assert r["n_solutions"] == min(50, expected)
+            assert r["verified"] and r["n_solutions"] == min(50, expected), r
+        else:  # an incomplete backend may give up (unknown), never answer wrongly
+            assert r["verified"] if r["status"] == "sat" else r["status"] == "unknown", r
     assert disagreements(rows, 50) == []
 
 

@@ -22,6 +22,7 @@ from typing import TypedDict
 
 from ..errors import UsageError
 from .anneal import AnnealBackend
+from .auto import AutoBackend
 from .base import Backend, Deadline, Option
 from .bt import BtBackend
 from .colorfutoshiki import ColorfutoshikiBackend
@@ -40,6 +41,7 @@ __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_
 REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (
     CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend,
     BtBackend, FcBackend, MacBackend, ColorfutoshikiBackend, AnnealBackend, GeneticBackend,
+    AutoBackend,
 )}
 
 

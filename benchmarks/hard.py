@@ -1,0 +1,448 @@
+"""Issue 14 benchmark: the hard QWH instances, ``auto``, every complete backend and the peers.
+
+Systems, interleaved per instance (every system on one file, then the next
+file), each run in a fresh process killed at ``--cap`` seconds:
+
+* ``auto`` (its defaults: the table's portfolio on this machine's cores);
+* the futocp backends (default: ``listcolor``, ``sat``, ``cpsat``; ``--backends``
+  adds the slow complete ones: ``pyconstraint,minizinc,bt,fc,mac,colorfutoshiki``);
+* peers written here in a few lines: ``cpsat-hand`` (an all-different CP-SAT
+  model of the grid, one worker), and ``cadical`` / ``kissat`` (the plain 3-D
+  CNF of lsencode's ``pls2sat`` -- a variable per hole and value its row and
+  column givens allow, exactly one per hole, row-value and column-value,
+  pairwise -- solved by python-sat's CaDiCaL 1.9.5 and Kissat 4.0.4).
+  Every run's process is capped at :data:`MEMORY_MB`.
+
+Instances: every lsencode file (``instances/qwh/lsencode/*.pls``) and the
+CSPLib order-30 files (``instances/qwh/csplib067``), of which ``--csplib K``
+are taken, spread evenly over the sorted list (default 4; 0: none; -1: all 40).
+
+A time is wall clock in the measuring process from the start of the run to its
+answer (build, encoding, search; the process start is not counted); a time-out
+counts as the cap in the medians. Every solution is checked with
+:func:`futocp.verify.verify`; a wrong answer counts as unsolved.
+
+Output: a row per instance (time per system), then per system the solved
+count, the median time and its ratio to the best peer's median, and the ratio
+of ``auto``'s median to the best futocp backend's. ``--json FILE`` keeps the
+measurements; ``--write-choices`` regenerates ``futocp/backends/auto_choices.json``
+from them (see :func:`write_choices`); ``--from FILE`` reuses saved
+measurements instead of running. ``--top1465`` measures listcolor's puzzles/s
+on the top1465 Sudoku collection (one warm process).
+
+Run from the repository root::
+
+    python benchmarks/hard.py --cap 60                    # everything
+    python benchmarks/hard.py --cap 20 --only order3,order4 --json hard.json
+    python benchmarks/hard.py --from hard.json --write-choices
+    python benchmarks/hard.py --top1465
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from futocp.board import Board  # noqa: E402
+from futocp.experiments.isolate import run_isolated  # noqa: E402
+from futocp.formats import read, read_many  # noqa: E402
+from futocp.verify import verify  # noqa: E402
+
+__all__ = ["PEERS", "FIXED_RULES", "instances", "run_system", "measure", "summary", "frontier",
+           "write_choices", "top1465", "main"]
+
+DATA = os.path.join(ROOT, "instances", "qwh")
+CHOICES = os.path.join(ROOT, "futocp", "backends", "auto_choices.json")
+PEERS = ("cpsat-hand", "cadical", "kissat")
+DEFAULT_BACKENDS = ("listcolor", "sat", "cpsat")
+PEER_SOLVERS = {"cadical": "cadical195", "kissat": "kissat404"}
+
+#: The rules of the table that this benchmark does not measure, with the measurement
+#: behind each (docs/performance.md); the QWH rules come after them, then DEFAULT_RULE.
+FIXED_RULES: list[dict[str, Any]] = [
+    {"name": "enumerate", "when": {"enumerate": True},
+     "members": [{"backend": "listcolor"}, {"backend": "cpsat"}],
+     "why": "counting: listcolor is the fastest counter (count_rank 0, benchmarks/sudoku.py), "
+            "cpsat second"},
+    {"name": "small", "when": {"max_cells": 256},
+     "members": [{"backend": "listcolor"}],
+     "why": "up to 16x16: listcolor is fastest on 9x9 Futoshiki (0.32x cpsat), Killer (0.63x) "
+            "and adjacent Futoshiki (0.42x), in milliseconds: a second process would cost more "
+            "than the search"},
+]
+DEFAULT_RULE: dict[str, Any] = {
+    "name": "default", "when": {},
+    "members": [{"backend": "listcolor"}, {"backend": "sat"}, {"backend": "cpsat"}],
+    "why": "larger boards of other families: listcolor first (fastest on Futoshiki and "
+           "Killer), sat beside it (best on the hard mid-size QWH)"}
+MEMORY_MB = 3000.0
+"""Memory cap of every run's process (the pairwise CNF of an empty order-100 square
+does not fit: such a run is an ``error``)."""
+#: The QWH buckets of the measured rules: orders (bounds included) x hole density
+#: (holes / cells: below 0.9, a QWH instance; from 0.9, a (nearly) empty square).
+BUCKETS = tuple((lo, hi, dense) for lo, hi in ((1, 35), (36, 45), (46, 55), (56, 1000))
+                for dense in (False, True))
+DENSE = 0.9
+#: The ranking of a bucket where no futocp system solved a file within the cap (so
+#: the measurement ranks nothing): issue 14's side-by-side run at a 60 s cap.
+PRIORS = {
+    (36, 45, False): (["sat", "listcolor", "cpsat"],
+                      "sat solved 33/381 in 33.8 s, 40/528 in 7.3 s, 40/544 in 9.1 s"),
+    (46, 55, False): (["listcolor", "sat", "cpsat"],
+                      "no system solved the balanced order-50 files; listcolor is the one "
+                      "that solves the large sparse ones"),
+    (56, 1000, False): (["listcolor", "sat", "cpsat"],
+                        "listcolor solved 60/1620 in 17.9 s, 70/2940 in 6.9 s, 70/2450 in "
+                        "17.3 s, where sat and cpsat timed out"),
+    (56, 1000, True): (["listcolor", "sat", "cpsat"],
+                       "listcolor solved the empty 60x60 in 3.0 s; sat refused it"),
+}
+
+
+def instances(csplib: int = 4, only: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(name, path) of the lsencode files and ``csplib`` CSPLib ones (-1: all), sorted
+    by order then holes; ``only`` keeps names containing one of its strings."""
+    ls = glob.glob(os.path.join(DATA, "lsencode", "*.pls"))
+    cs = sorted(glob.glob(os.path.join(DATA, "csplib067", "*.dzn")))
+    if 0 <= csplib < len(cs):
+        cs = [cs[int(i * len(cs) / csplib)] for i in range(csplib)] if csplib else []
+    paths = ls + cs
+
+    def key(p: str) -> tuple[int, int, str]:
+        b = _board(p)
+        return (b.k, b.n_cells - len(b.clues), p)
+
+    out = [(os.path.basename(p), p) for p in sorted(paths, key=key)]
+    return [(n, p) for n, p in out if not only or any(s in n for s in only)]
+
+
+def _board(path: str) -> Board:
+    return read(path, format="dzn" if path.endswith(".dzn") else "pls")
+
+
+def _cnf_3d(board: Board) -> tuple[list[list[int]], dict[int, tuple[int, Any]]]:
+    """The plain 3-D CNF of a Latin grid, as lsencode's ``pls2sat`` writes it: a
+    variable per hole and value its row and column givens allow; exactly one
+    value per hole, each value missing from a row (column) exactly once in its
+    holes; pairwise at-most-one. Returns the clauses and variable -> (cell, label)."""
+    given = dict(board.clues)
+    labels = sorted(set(board.labels))
+    var: dict[tuple[int, Any], int] = {}
+    seen: dict[int, set[Any]] = {}
+    for cells in board.asterisms:
+        used = {given[c] for c in cells if c in given}
+        for c in cells:
+            seen.setdefault(c, set()).update(used)
+    for c in range(board.n_cells):
+        if c not in given:
+            for v in labels:
+                if v not in seen[c]:
+                    var[c, v] = len(var) + 1
+    families = [[var[c, v] for v in labels if (c, v) in var]
+                for c in range(board.n_cells) if c not in given]
+    for cells in board.asterisms:
+        used = {given[c] for c in cells if c in given}
+        families += [[var[c, v] for c in cells if (c, v) in var] for v in labels if v not in used]
+    clauses: list[list[int]] = []
+    for lits in families:
+        clauses.append(lits)
+        clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+    return clauses, {i: cv for cv, i in var.items()}
+
+
+def _peer(task: dict[str, Any]) -> dict[str, Any]:
+    """In a fresh process: one peer on one board (the time excludes the process start)."""
+    from futocp.backends.subproc import limit_memory
+
+    limit_memory(MEMORY_MB)
+    board, system = task["board"], task["system"]
+    t0 = time.perf_counter()
+    if system == "cpsat-hand":
+        from ortools.sat.python import cp_model
+
+        m = cp_model.CpModel()
+        x = [m.new_int_var(1, board.k, f"x{c}") for c in range(board.n_cells)]
+        labels = sorted(set(board.labels))
+        for c, v in board.clues:
+            m.add(x[c] == labels.index(v) + 1)
+        for cells in board.asterisms:
+            m.add_all_different([x[c] for c in cells])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        code = solver.solve(m)
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return {"status": "sat", "s": time.perf_counter() - t0,
+                    "solution": [labels[solver.value(v) - 1] for v in x]}
+        return {"status": "unsat" if code == cp_model.INFEASIBLE else "unknown",
+                "s": time.perf_counter() - t0}
+    from pysat.solvers import Solver
+
+    clauses, meaning = _cnf_3d(board)
+    with Solver(name=PEER_SOLVERS[system], bootstrap_with=clauses) as s:
+        ok = s.solve()
+        model = s.get_model() if ok else None
+    seconds = time.perf_counter() - t0
+    if not ok:
+        return {"status": "unsat", "s": seconds}
+    sol = dict(board.clues)
+    sol.update(meaning[lit] for lit in model or () if lit > 0 and lit in meaning)
+    return {"status": "sat", "s": seconds, "solution": [sol.get(c) for c in range(board.n_cells)]}
+
+
+def _futocp(task: dict[str, Any]) -> dict[str, Any]:
+    """In a fresh process: one futocp backend (``name[:k=v]...``) on one board."""
+    from futocp.api import solve
+    from futocp.backends import REGISTRY, get_backend
+    from futocp.backends.auto import Member
+    from futocp.backends.subproc import limit_memory
+
+    limit_memory(MEMORY_MB)
+    member = Member.parse(task["system"])
+    for cls in REGISTRY.values():  # solver imports are not the run's time (auto's members)
+        cls.available()
+    get_backend(member.backend)
+    t0 = time.perf_counter()
+    result = solve(task["board"], member.backend, limit=1, **dict(member.options))
+    out = {"status": result.status.value, "s": time.perf_counter() - t0,
+           "solution": result.solutions[0] if result.solutions else None,
+           "answered_by": result.stats.get("answered_by"),
+           "reason": result.stats.get("reason")}
+    return out
+
+
+def run_system(system: str, board: Board, cap: float) -> dict[str, Any]:
+    """One run in a fresh process killed at ``cap``: status (``timeout``, ``error``,
+    ``wrong`` included), seconds (the cap for a time-out), and what answered."""
+    func = _peer if system in PEERS else _futocp
+    out = run_isolated(func, {"board": board, "system": system}, cap, "forkserver")
+    if out.value is None:
+        return {"status": "timeout" if out.killed else "error", "s": cap,
+                "error": out.error}
+    value = dict(out.value)
+    sol = value.pop("solution", None)
+    if value["status"] == "sat" and (sol is None or verify(board, sol)):
+        value["status"] = "wrong"
+    if value["status"] not in ("sat", "unsat"):
+        value["s"] = cap
+    return value
+
+
+def measure(names: Sequence[tuple[str, str]], systems: Sequence[str], cap: float
+            ) -> dict[str, Any]:
+    """Every system on every instance, interleaved; prints a line per run."""
+    rows: dict[str, Any] = {}
+    for name, path in names:
+        board = _board(path)
+        holes = board.n_cells - len(board.clues)
+        rows[name] = {"order": board.k, "holes": holes, "runs": {}}
+        for system in systems:
+            r = run_system(system, board, cap)
+            rows[name]["runs"][system] = r
+            extra = f" by {r['answered_by']}" if r.get("answered_by") else ""
+            print(f"  {name:<32} {system:<14} {r['status']:<8} {r['s']:8.2f}s{extra}",
+                  flush=True)
+    return rows
+
+
+def _solved(r: dict[str, Any]) -> bool:
+    return r["status"] in ("sat", "unsat")
+
+
+def summary(data: dict[str, Any]) -> list[str]:
+    """The per-instance table and the per-system summary, as markdown lines."""
+    rows, systems, cap = data["rows"], data["systems"], data["cap"]
+    lines = ["| instance | order | holes | " + " | ".join(systems) + " |",
+             "|---|---:|---:|" + "---:|" * len(systems)]
+    for name, row in rows.items():
+        cells = []
+        for s in systems:
+            r = row["runs"][s]
+            t = f"{r['s']:.2f}" if _solved(r) else f"({r['status']})"
+            if s == "auto" and r.get("answered_by"):
+                t += f" {r['answered_by']}"
+            cells.append(t)
+        lines.append(f"| {name} | {row['order']} | {row['holes']} | " + " | ".join(cells) + " |")
+    med = {s: statistics.median(row["runs"][s]["s"] for row in rows.values()) for s in systems}
+    some = [row for row in rows.values() if any(_solved(r) for r in row["runs"].values())]
+    med_some = {s: statistics.median(row["runs"][s]["s"] for row in some) if some else 0.0
+                for s in systems}
+    peers = [s for s in systems if s in PEERS]
+    best_peer = min(peers, key=lambda s: med[s]) if peers else None
+    ours = [s for s in systems if s not in PEERS and not s.startswith("auto")]
+    best_ours = min(ours, key=lambda s: med[s]) if ours else None
+    lines += ["", f"Per system ({len(rows)} instances, cap {cap:g} s, a time-out counts as the cap):",
+              f"(the last two columns: the {len(some)} instances some system solved)", "",
+              "| system | solved | median s | / best peer | median s, solvable | / best peer |",
+              "|---|---:|---:|---:|---:|---:|"]
+    best_some = min(peers, key=lambda s: med_some[s]) if peers else None
+    for s in systems:
+        solved = sum(_solved(row["runs"][s]) for row in rows.values())
+        ratio = f"{med[s] / med[best_peer]:.2f}" if best_peer and med[best_peer] else "-"
+        ratio2 = (f"{med_some[s] / med_some[best_some]:.2f}" if best_some and med_some[best_some]
+                  else "-")
+        lines.append(f"| {s} | {solved}/{len(rows)} | {med[s]:.2f} | {ratio} | "
+                     f"{med_some[s]:.2f} | {ratio2} |")
+    if "auto" in systems and best_ours:
+        best2 = min(ours, key=lambda s: med_some[s])
+        lines += ["", f"auto median / best single backend's ({best_ours}) median: "
+                      f"{med['auto'] / med[best_ours]:.2f}; on the solvable instances "
+                      f"({best2}): {med_some['auto'] / med_some[best2]:.2f}"
+                      f"{'' if not best_peer else f'; best peer: {best_peer}'}"]
+    return lines
+
+
+def frontier(data: dict[str, Any]) -> list[str]:
+    """Per lsencode file: which systems solved it within the cap, the fastest, and auto's
+    answer (the member that answered), as markdown lines."""
+    rows, systems = data["rows"], data["systems"]
+    lines = ["| file | order | holes | solved by (within the cap) | fastest | auto |",
+             "|---|---:|---:|---|---|---|"]
+    for name, row in rows.items():
+        if not name.endswith(".pls"):
+            continue
+        runs = row["runs"]
+        ok = sorted((runs[s]["s"], s) for s in systems if _solved(runs[s]))
+        fastest = f"{ok[0][1]} {ok[0][0]:.2f} s" if ok else "-"
+        who = ", ".join(s for _, s in ok) if ok else f"none ({data['cap']:g} s)"
+        a = runs.get("auto")
+        mine = "-" if a is None else (f"{a['s']:.2f} s ({a.get('answered_by')})" if _solved(a)
+                                       else a["status"])
+        lines.append(f"| {name} | {row['order']} | {row['holes']} | {who} | {fastest} | {mine} |")
+    return lines
+
+
+def _bucket_rule(lo: int, hi: int, dense: bool, rows: dict[str, Any], cap: float
+                 ) -> dict[str, Any] | None:
+    """The QWH rule for orders ``lo..hi`` and density (holes / cells) from
+    :data:`DENSE` (``dense``) or below: the measured futocp systems ranked by solved
+    count (most first), then median time (a time-out counts as the cap)."""
+    inside = [row for row in rows.values() if lo <= row["order"] <= hi
+              and (row["holes"] / row["order"] ** 2 >= DENSE) == dense]
+    if not inside:
+        return None
+    systems = [s for s in inside[0]["runs"] if s not in PEERS and not s.startswith("auto")]
+    score = {}
+    for s in systems:
+        solved = sum(_solved(row["runs"][s]) for row in inside)
+        score[s] = (-solved, statistics.median(row["runs"][s]["s"] for row in inside))
+    ranked = sorted(systems, key=lambda s: score[s])
+    why = "; ".join(f"{s} solved {-score[s][0]}/{len(inside)}, median {score[s][1]:.2f} s"
+                    for s in ranked)
+    prior = PRIORS.get((lo, hi, dense))
+    if all(score[s][0] == 0 for s in systems) and prior is not None:
+        ranked = [s for s in prior[0] if s in systems] + [s for s in ranked if s not in prior[0]]
+        why = f"{why}; nothing solved here, so the ranking of issue 14's 60 s run: {prior[1]}"
+    from futocp.backends.auto import Member
+
+    members = []
+    for s in ranked:
+        m = Member.parse(s)
+        members.append({"backend": m.backend, **({"options": dict(m.options)} if m.options else {})})
+    density = {"min_density": DENSE} if dense else {"max_density": round(DENSE - 1e-4, 4)}
+    return {"name": f"qwh-order-{lo}-{hi}-{'empty' if dense else 'holes'}",
+            "when": {"kind": ["latin-square"], "relations": "none", "min_order": lo,
+                     "max_order": hi, **density},
+            "members": members,
+            "why": f"measured on {len(inside)} file(s), cap {cap:g} s: {why}"}
+
+
+def write_choices(data: dict[str, Any], path: str = CHOICES) -> dict[str, Any]:
+    """Regenerate auto's table: :data:`FIXED_RULES`, then one rule per bucket
+    (:data:`BUCKETS`) holding measured QWH files (:func:`_bucket_rule`), then
+    :data:`DEFAULT_RULE` (a bucket without files falls to it)."""
+    rules = list(FIXED_RULES)
+    for lo, hi, dense in BUCKETS:
+        rule = _bucket_rule(lo, hi, dense, data["rows"], data["cap"])
+        if rule is not None:
+            rules.append(rule)
+    rules.append(DEFAULT_RULE)
+    table = {"generated_by": "benchmarks/hard.py --write-choices",
+             "measured": {"cap_s": data["cap"], "instances": len(data["rows"]),
+                          "systems": data["systems"], "loadavg": data.get("loadavg"),
+                          "loadavg_end": data.get("loadavg_end"),
+                          "date": data.get("date")},
+             "rules": rules}
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(table, fh, indent=1)
+        fh.write("\n")
+    return table
+
+
+def top1465(options: Sequence[str] = ()) -> str:
+    """listcolor's puzzles/s on top1465 (one warm process; ``options``: ``k=v``)."""
+    from futocp.api import solve
+
+    opts: dict[str, Any] = dict(o.split("=", 1) for o in options)
+    boards = read_many(os.path.join(ROOT, "instances", "sudoku", "top1465.txt"))
+    solve(boards[0], "listcolor", **opts)  # warm
+    t0 = time.perf_counter()
+    bad = 0
+    for board in boards:
+        r = solve(board, "listcolor", **opts)
+        bad += not r.solutions or bool(verify(board, r.solutions[0]))
+    elapsed = time.perf_counter() - t0
+    return (f"top1465, listcolor {' '.join(options) or '(defaults)'}: {len(boards)} puzzles in "
+            f"{elapsed:.1f} s, {len(boards) / elapsed:.0f} puzzles/s, {bad} unsolved or wrong")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--cap", type=float, default=60.0, help="seconds per run (default 60)")
+    p.add_argument("--csplib", type=int, default=4,
+                   help="CSPLib order-30 files, spread over the 40 (0 none, -1 all; default 4)")
+    p.add_argument("--only", default="", help="comma-separated substrings of file names")
+    p.add_argument("--backends", default=",".join(DEFAULT_BACKENDS),
+                   help="futocp backends (name[:k=v]...), comma-separated")
+    p.add_argument("--peers", default=",".join(PEERS), help="peers (comma-separated; '' none)")
+    p.add_argument("--no-auto", action="store_true", help="leave auto out")
+    p.add_argument("--json", metavar="FILE", help="save the measurements")
+    p.add_argument("--from", dest="load", metavar="FILE", help="read saved measurements")
+    p.add_argument("--write-choices", action="store_true",
+                   help="regenerate futocp/backends/auto_choices.json from the measurements")
+    p.add_argument("--top1465", action="store_true", help="listcolor's puzzles/s on top1465 only")
+    p.add_argument("--opt", action="append", default=[], help="with --top1465: a listcolor option")
+    args = p.parse_args(argv)
+    if args.top1465:
+        print(top1465(args.opt))
+        return 0
+    if args.load:
+        with open(args.load, encoding="utf-8") as fh:
+            data = json.load(fh)
+    else:
+        systems = ([] if args.no_auto else ["auto"])
+        systems += [s for s in args.backends.split(",") if s]
+        systems += [s for s in args.peers.split(",") if s]
+        names = instances(args.csplib, [s for s in args.only.split(",") if s])
+        load = os.getloadavg()
+        print(f"{len(names)} instances x {len(systems)} systems, cap {args.cap:g} s; "
+              f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+        rows = measure(names, systems, args.cap)
+        data = {"cap": args.cap, "systems": systems, "rows": rows,
+                "loadavg": [round(x, 2) for x in load],
+                "loadavg_end": [round(x, 2) for x in os.getloadavg()],
+                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, indent=1)
+    print("\n".join(summary(data)))
+    print("\nThe lsencode files:\n")
+    print("\n".join(frontier(data)))
+    if args.write_choices:
+        write_choices(data)
+        print(f"wrote {os.path.relpath(CHOICES, ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

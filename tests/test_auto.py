@@ -1,0 +1,289 @@
+"""The ``auto`` backend: choices from the table, the portfolio, limits, and the CLI default."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from futocp.backends import REGISTRY, auto, get_backend
+from futocp.backends.listcolor import ListcolorBackend
+from futocp.cli import main
+from futocp.crosscheck import choose_backends
+from futocp.errors import SolverError, UsageError
+from futocp.families import futoshiki, latin_square, sudoku
+from futocp.model import build_model
+from futocp.result import Result, Status
+from futocp.verify import verify
+
+from .conftest import multiset_board
+
+FUTOSHIKI = "instances/futoshiki/5x5-extreme-01.json"
+
+
+def _sleep(self, model, limit, time_limit, seed, options):
+    time.sleep(60)  # ignores its time limit, never answers (until killed)
+    return Result(Status.UNKNOWN, [], {})
+
+
+def _die(self, model, limit, time_limit, seed, options):
+    os._exit(11)  # its process dies at once (as a crash of a solver's C code would)
+
+
+def _raise(self, model, limit, time_limit, seed, options):
+    raise SolverError("the solver process died of SIGSEGV")  # a crash its own child reports
+
+
+def _wrong(self, model, limit, time_limit, seed, options):
+    return Result(Status.SAT, [[model.values[0]] * model.n_cells], {}, exhausted=True)
+
+
+FAKES = [type(f"{name.title()}Backend", (ListcolorBackend,), {"name": name, "_solve": solve})
+         for name, solve in (("sleeper", _sleep), ("dier", _die), ("raiser", _raise),
+                             ("wrong", _wrong))]
+
+
+@pytest.fixture(autouse=True)
+def fakes(monkeypatch):
+    for cls in FAKES:
+        monkeypatch.setitem(REGISTRY, cls.name, cls)
+
+
+def children() -> list[int]:
+    """This process's living child processes (from /proc)."""
+    me, out = os.getpid(), []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == me and fields[0] != "Z":
+                out.append(int(entry))
+    return out
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="no /proc")
+
+BOARDS = {
+    "latin": latin_square(4, [[1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]),
+    "futoshiki": futoshiki(4, [[0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+                           less=[((0, 0), (0, 1)), ((1, 0), (2, 0))]),
+    "sudoku": sudoku(givens=[[4, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 3]]),
+    "multiset": multiset_board(),
+}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("family", sorted(BOARDS))
+def test_auto_answers_and_verifies(family, workers):
+    board = BOARDS[family]
+    result = get_backend("auto").solve(build_model(board), limit=1, workers=workers)
+    assert result.backend == "auto" and result.status is Status.SAT
+    assert not verify(board, result.solutions[0])
+    assert result.stats["answered_by"] in REGISTRY
+    assert isinstance(result.stats["answered_options"], dict)
+
+
+def test_auto_counts_and_proves_unsat():
+    result = get_backend("auto").solve(build_model(latin_square(4)), limit=None)
+    assert result.status is Status.SAT and result.exhausted and result.n_solutions == 576
+    bad = futoshiki(3, [[1, 0, 0], [0, 0, 0], [0, 0, 0]], less=[((0, 1), (0, 0))])
+    result = get_backend("auto").solve(build_model(bad), limit=1, workers=2,
+                                       members="listcolor,cpsat")
+    assert result.status is Status.UNSAT
+
+
+def table(*members: str, when: dict | None = None) -> dict:
+    return {"rules": [{"name": "test", "when": when or {},
+                       "members": [{"backend": m} for m in members]}]}
+
+
+@pytest.mark.parametrize("first", ["cpsat", "sat", "listcolor"])
+def test_the_choice_follows_the_table(monkeypatch, first):
+    monkeypatch.setattr(auto, "load_choices", lambda path=None: table(first, "listcolor"))
+    board = BOARDS["futoshiki"]
+    result = get_backend("auto").solve(build_model(board), workers=1)
+    assert result.stats["answered_by"] == first
+    assert result.stats["portfolio"] == [first] and result.stats["auto_rule"] == "test"
+    assert result.stats["answered_options"] == REGISTRY[first].parse_options({})
+
+
+def test_rules_match_by_features(monkeypatch):
+    rules = {"rules": [
+        {"name": "big", "when": {"min_order": 6}, "members": [{"backend": "sat"}]},
+        {"name": "few-holes", "when": {"max_density": 0.5, "relations": "none"},
+         "members": [{"backend": "cpsat", "options": {"formulation": "boolean"}}]},
+        {"name": "rest", "when": {}, "members": [{"backend": "listcolor"}]}]}
+    monkeypatch.setattr(auto, "load_choices", lambda path=None: rules)
+    half = latin_square(4, [[1, 2, 3, 4], [2, 1, 4, 3], [0, 0, 0, 0], [0, 0, 0, 0]])
+    members, rule = auto.choose(build_model(half), 1)
+    assert rule == "few-holes" and members == [auto.Member("cpsat", (("formulation", "boolean"),))]
+    assert auto.choose(build_model(latin_square(6)), 1)[1] == "big"
+    assert auto.choose(build_model(BOARDS["futoshiki"]), 1)[1] == "rest"
+    result = get_backend("auto").solve(build_model(half), workers=1)
+    assert result.stats["answered_options"]["formulation"] == "boolean"
+
+
+def test_the_shipped_table_is_well_formed():
+    data = auto.load_choices()
+    assert data["rules"][-1]["when"] == {}  # a rule for every instance
+    for rule in data["rules"]:
+        assert rule["members"] and rule["name"]
+        for m in rule["members"]:
+            assert REGISTRY[m["backend"]].complete
+            REGISTRY[m["backend"]].parse_options(m.get("options", {}))
+        auto._matches(rule["when"], auto.features(build_model(latin_square(3)), 1))
+
+
+@needs_proc
+@pytest.mark.parametrize("bad", ["sleeper", "dier", "raiser", "wrong"])
+def test_a_failing_member_does_not_end_the_portfolio(bad):
+    board = BOARDS["futoshiki"]
+    t0 = time.perf_counter()
+    result = get_backend("auto").solve(build_model(board), workers=2,
+                                       members=f"{bad},listcolor", time_limit=30)
+    assert time.perf_counter() - t0 < 10
+    assert result.status is Status.SAT and result.stats["answered_by"] == "listcolor"
+    assert not verify(board, result.solutions[0])
+    assert children() == []
+
+
+@needs_proc
+def test_members_start_staggered():
+    model = build_model(BOARDS["futoshiki"])
+    result = get_backend("auto").solve(model, workers=2, members="listcolor,sleeper", stagger=5.0)
+    assert result.stats["portfolio"] == ["listcolor"]  # over before the second start
+    t0 = time.perf_counter()
+    result = get_backend("auto").solve(model, workers=2, members="sleeper,listcolor", stagger=0.5)
+    assert 0.5 <= time.perf_counter() - t0 < 5
+    assert result.stats["portfolio"] == ["sleeper", "listcolor"]
+    assert result.stats["answered_by"] == "listcolor" and children() == []
+
+
+@needs_proc
+def test_when_every_member_fails_the_other_backends_answer():
+    board = BOARDS["futoshiki"]
+    result = get_backend("auto").solve(build_model(board), workers=2,
+                                       members="dier,raiser", time_limit=30)
+    assert result.status is Status.SAT and not verify(board, result.solutions[0])
+    assert result.stats["answered_by"] not in ("dier", "raiser")
+    errors = result.stats["member_errors"]
+    assert sorted(e.split(":")[0] for e in errors) == ["dier", "raiser"], errors
+    assert any("exited with code 11" in e for e in errors)
+    assert children() == []
+
+
+def test_a_failing_member_in_turn_hands_over():
+    result = get_backend("auto").solve(build_model(BOARDS["latin"]), workers=1,
+                                       members="raiser,wrong,listcolor")
+    assert result.stats["answered_by"] == "listcolor"
+    assert [e.split(":")[0] for e in result.stats["member_errors"]] == ["raiser", "wrong"]
+
+
+@needs_proc
+def test_the_time_limit_stops_every_member():
+    t0 = time.perf_counter()
+    result = get_backend("auto").solve(build_model(BOARDS["latin"]), workers=2,
+                                       members="sleeper,sleeper", time_limit=1.0)
+    assert time.perf_counter() - t0 < 1.0 + 1.5
+    assert result.status is Status.UNKNOWN and "time limit" in result.stats["reason"]
+    assert children() == []
+
+
+def test_members_option_is_checked():
+    model = build_model(BOARDS["latin"])
+    with pytest.raises(UsageError, match="not a backend"):
+        get_backend("auto").solve(model, members="nope")
+    with pytest.raises(UsageError, match="no option"):
+        get_backend("auto").solve(model, members="listcolor:bogus=1")
+    with pytest.raises(UsageError, match="workers"):
+        get_backend("auto").solve(model, workers=0)
+
+
+def test_solve_without_backend_uses_auto_and_says_who_answered(capsys):
+    assert main(["solve", FUTOSHIKI, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["backend"] == "auto" and record["verified"]
+    assert record["stats"]["answered_by"] in REGISTRY
+    assert isinstance(record["stats"]["answered_options"], dict)
+    assert main(["solve", FUTOSHIKI, "--json", "--opt", "workers=1", "--opt",
+                 "members=cpsat"]) == 0
+    assert json.loads(capsys.readouterr().out)["stats"]["answered_by"] == "cpsat"
+
+
+@needs_proc
+def test_a_memory_limit_reaches_the_members(capsys):
+    assert main(["solve", FUTOSHIKI, "--json", "--memory-limit", "1500", "--opt",
+                 "members=sat,listcolor"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"] and record["stats"]["process"] == "child"
+    assert record["stats"]["answered_by"] in ("sat", "listcolor")
+    tiny = get_backend("auto").solve(build_model(BOARDS["latin"]), memory_limit=1,
+                                     members="sat,listcolor")
+    assert tiny.status is Status.UNKNOWN and "memory limit" in tiny.stats["reason"]
+    assert children() == []
+
+
+def test_the_status_line_names_the_member(capsys):
+    assert main(["solve", FUTOSHIKI, "--opt", "workers=1", "--opt", "members=cpsat"]) == 0
+    assert "backend auto (cpsat)" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_a_board_the_givens_decide_is_answered_by_auto_itself():
+    board = latin_square(2, [[1, 2], [2, 0]])
+    result = get_backend("auto").solve(build_model(board))
+    assert result.status is Status.SAT and result.stats["answered_by"] == "auto"
+
+
+def test_the_json_record_matches_the_schema(capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(open("docs/solve.schema.json", encoding="utf-8").read())
+    assert main(["solve", FUTOSHIKI, "--json", "--opt", "members=sat,listcolor"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    jsonschema.validate(record, schema)
+    record["stats"].pop("answered_by")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(record, schema)
+
+
+def test_crosscheck_all_leaves_auto_out():
+    assert "auto" not in choose_backends("all") and "auto" not in choose_backends("complete")
+    assert choose_backends("auto,listcolor") == ["auto", "listcolor"]
+
+
+# ------------------------------------------------ benchmarks/hard.py --write-choices
+def _hard():
+    import importlib
+    import sys
+
+    bench = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    return importlib.import_module("hard")
+
+
+def test_write_choices_ranks_by_solved_then_median(tmp_path):
+    hard = _hard()
+
+    def row(order, holes, **times):
+        return {"order": order, "holes": holes,
+                "runs": {s: ({"status": "sat", "s": t} if t is not None else
+                             {"status": "timeout", "s": 10.0}) for s, t in times.items()}}
+
+    data = {"cap": 10.0, "systems": ["auto", "listcolor", "sat", "kissat"], "rows": {
+        "a": row(30, 300, auto=1.0, listcolor=None, sat=2.0, kissat=0.1),
+        "b": row(30, 320, auto=1.0, listcolor=0.5, sat=3.0, kissat=0.1),
+        "c": row(30, 900, auto=1.0, listcolor=0.5, sat=3.0, kissat=0.1),
+        "d": row(50, 750, auto=None, listcolor=None, sat=None, kissat=None)}}
+    table = hard.write_choices(data, str(tmp_path / "choices.json"))
+    rules = {r["name"]: [m["backend"] for m in r["members"]] for r in table["rules"]}
+    assert rules["qwh-order-1-35-holes"] == ["sat", "listcolor"]  # 2 solved beat 1 solved
+    assert rules["qwh-order-1-35-empty"] == ["listcolor", "sat"]
+    assert rules["qwh-order-46-55-holes"][:2] == ["listcolor", "sat"]  # nothing solved: prior
+    assert table["rules"][-1]["when"] == {} and "kissat" not in str(rules)
+    loaded = auto.load_choices(tmp_path / "choices.json")
+    assert auto.choose(build_model(latin_square(30)), 1, loaded)[0][0].backend == "listcolor"
