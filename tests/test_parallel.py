@@ -47,15 +47,20 @@ def frequent_polls(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class EagerShare:
-    """A share that asks at every ``every``-th poll and keeps what it is given."""
+    """A share that asks for part of the work at every ``every``-th poll, for
+    all of it back at the ``back``-th, and keeps what it is given."""
 
-    def __init__(self, every: int) -> None:
+    def __init__(self, every: int, back: int) -> None:
         self.polls = 0
         self.every = every
+        self.back = back
         self.given: list[tuple[tuple[int, ...], Any]] = []
 
-    def wanted(self) -> bool:
+    def returned(self) -> bool:
         self.polls += 1
+        return self.polls == self.back
+
+    def wanted(self) -> bool:
         return self.polls % self.every == 0
 
     def give(self, key: tuple[int, ...] | None, sub: Any = None) -> None:
@@ -63,14 +68,14 @@ class EagerShare:
             self.given.append((key, sub))
 
 
-def solve_by_parts(prog, every: int) -> tuple[list[Any], dict[str, int], int]:
+def solve_by_parts(prog, every: int, back: int) -> tuple[list[Any], dict[str, int], int]:
     """Every part given away solved in turn; the leaves in key order."""
     todo: list[tuple[tuple[int, ...], Any]] = [((), ((), None))]
     counters: dict[str, int] = {}
     done = []
     while todo:
         key, (prefix, windows) = heapq.heappop(todo)
-        share = EagerShare(every)
+        share = EagerShare(every, back)
         run = run_search(prog, prefix=prefix, windows=windows, share=share)
         assert run.finished
         done.append((key, run.leaves))
@@ -86,10 +91,10 @@ def solve_by_parts(prog, every: int) -> tuple[list[Any], dict[str, int], int]:
 @pytest.mark.parametrize("config", CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
 def test_parts_reproduce_the_sequential_search(config, frequent_polls) -> None:
     name, opts = config
-    for every, board in zip((1, 2, 16), BOARDS, strict=True):
+    for every, back, board in zip((1, 2, 16), (3, 2, 5), BOARDS, strict=True):
         prog = compile_search(build_model(board), get_backend(name).algorithm, **opts)
         seq = run_search(prog)
-        leaves, counters, parts = solve_by_parts(prog, every)
+        leaves, counters, parts = solve_by_parts(prog, every, back)
         assert parts > 10
         assert leaves == seq.leaves  # the same solutions in the same order
         assert counters == seq.counters  # every counter exactly

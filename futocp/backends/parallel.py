@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 _GRACE_S = 2.0  # seconds the workers get to return after being told to stop
+_RESERVE_S = 0.25  # seconds between two requests for work to keep in reserve
 
 #: A subproblem of a domain-based search: assignments ``(cell, value index)``.
 Subproblem = tuple[tuple[int, int], ...]
@@ -116,28 +117,44 @@ class Share:
     """A worker's side of work sharing, handed to ``solve_one`` by
     :func:`run_parallel` with ``share=True``.
 
-    The search polls :meth:`wanted` where it polls ``interrupted``; when it
-    answers True (once per request of the pool: an idle worker and nothing
-    queued), the search must call :meth:`give` exactly once: with the later
-    part of its remaining work, as a subproblem and the search-order key at
-    which that part begins, or with None when it has nothing to give.
+    The search polls :meth:`wanted` and :meth:`returned` where it polls
+    ``interrupted``. When :meth:`wanted` answers True (once per request of
+    the pool: a worker is idle, or will be), the search must call
+    :meth:`give` exactly once: with the later part of its remaining work, as
+    a subproblem and the search-order key at which that part begins, or with
+    None when it has nothing to give. When :meth:`returned` answers True
+    (earlier work is waiting), the search gives *all* its remaining work the
+    same way and returns at once, finished with what it did.
     """
 
-    def __init__(self, conn: Any, asked: Any, claimed: Any, lock: Any) -> None:
+    def __init__(self, wid: int, conn: Any, ask: Any, back: Any) -> None:
+        self._wid = wid
         self._conn = conn
-        self._asked = asked
-        self._claimed = claimed
-        self._lock = lock
+        self._ask = ask
+        self._back = back
+        self._served = (0, 0)
         self.task = -1
 
+    def start(self, task: int, served: tuple[int, int]) -> None:
+        """A new subproblem; the requests up to ``served`` (the pool's
+        counts when it handed the subproblem out) were for earlier ones."""
+        self.task = task
+        self._served = served
+
     def wanted(self) -> bool:
-        """Whether the pool asks for work now (claims the request: True once)."""
-        if self._asked.value == self._claimed.value:
+        """Whether the pool asks for part of the work now (True once per request)."""
+        ask = self._ask[self._wid]
+        if ask == self._served[0]:
             return False
-        with self._lock:
-            if self._asked.value == self._claimed.value:
-                return False
-            self._claimed.value = self._asked.value
+        self._served = (ask, self._served[1])
+        return True
+
+    def returned(self) -> bool:
+        """Whether the pool asks for all the work back now (True once per request)."""
+        back = self._back[self._wid]
+        if back == self._served[1]:
+            return False
+        self._served = (self._served[0], back)
         return True
 
     def give(self, key: tuple[Any, ...] | None, subproblem: Any = None) -> None:
@@ -157,7 +174,7 @@ def _work(wid: int, conn: Any, solve_one: Callable[..., Any], limit: int | None,
             msg = conn.recv()
             if msg is None:
                 break
-            task, sub = msg
+            task, sub, served = msg
 
             def interrupted(task: int = task) -> bool:
                 return stop.is_set() or cancel[wid] == task or deadline.expired()
@@ -166,7 +183,7 @@ def _work(wid: int, conn: Any, solve_one: Callable[..., Any], limit: int | None,
             if share is None:
                 sols, finished, stats = solve_one(sub, limit, interrupted)
             else:
-                share.task = task
+                share.start(task, served)
                 sols, finished, stats = solve_one(sub, limit, interrupted, share)
             conn.send(("result", task, sols, finished, stats, time.process_time() - cpu))
     except BaseException:  # noqa: BLE001 -- reported to the parent, which raises
@@ -315,13 +332,12 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
     ctx = multiprocessing.get_context("fork")
     stop = ctx.Event()
     cancel = ctx.RawArray("l", [-1] * workers)
-    asked, claimed = ctx.RawValue("l", 0), ctx.RawValue("l", 0)
-    claim_lock = ctx.Lock()
+    ask, back = ctx.RawArray("l", workers), ctx.RawArray("l", workers)
     conns, procs = [], []
     for w in range(workers):
         mine, theirs = ctx.Pipe()
         conns.append(mine)
-        sharer = Share(theirs, asked, claimed, claim_lock) if share else None
+        sharer = Share(w, theirs, ask, back) if share else None
         procs.append(ctx.Process(target=_work, name=f"futocp-worker-{w}", daemon=True,
                                  args=(w, theirs, solve_one, limit, deadline, stop, cancel,
                                        sharer)))
@@ -334,13 +350,16 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
     solved = given_away = 0
     over_group: Hashable | None = None
     ask_after = 0.0
-    asking = False  # a request for work is out, not yet answered
+    asking: int | None = None  # the worker asked for part of its work, not yet answered
+    returning: set[int] = set()  # the workers asked for all their work back
+    preempt = ordered and share and limit is not None
     grace_end: float | None = None
     try:
         for p in procs:
             p.start()
+        cuts: dict[Hashable, tuple[Any, ...] | None] = {}  # per group (ordered)
+        stale: set[Hashable] = set()  # groups whose cut may have moved
         while True:
-            cuts = {g: book.cut(pieces, limit) for g, book in books.items()} if ordered else {}
             if grace_end is None and deadline.expired():
                 stop.set()  # the workers return what they have, within the grace
                 grace_end = time.perf_counter() + _GRACE_S
@@ -355,7 +374,7 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                 w = idle.pop(0)
                 piece.state = "active"
                 running[w] = pid
-                conns[w].send((pid, piece.sub))
+                conns[w].send((pid, piece.sub, (ask[w], back[w])))
             for w, pid in running.items():  # stop the work past a cut
                 cut = cuts.get(pieces[pid].group)
                 if cut is not None and pieces[pid].key > cut:
@@ -364,13 +383,27 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                 break
             if grace_end is not None and time.perf_counter() > grace_end:
                 break
-            if share and idle and not asking and not stop.is_set() \
-                    and time.perf_counter() >= ask_after:
-                asked.value += 1  # a busy worker, please give part of your work
-                asking = True
+            now = time.perf_counter()
+            if preempt and pending and not stop.is_set():
+                # earlier work waits: a worker on a later part gives it all back
+                head = pending[0][0]
+                for w, pid in running.items():
+                    if pieces[pid].key > head and w not in returning:
+                        back[w] += 1
+                        returning.add(w)
+            if share and not pending and asking is None and not stop.is_set() \
+                    and now >= ask_after:
+                # the earliest busy worker, please give the later part of your
+                # work: to an idle worker, or kept in reserve (no wait then)
+                w = min(running, key=lambda w: pieces[running[w]].key)
+                ask[w] += 1
+                asking = w
+                if not idle:
+                    ask_after = now + _RESERVE_S
             ready = mp_connection.wait([*(conns[w] for w in running), *(procs[w].sentinel
                                                                        for w in running)],
                                        timeout=0.05)
+            results = False
             for w in list(running):
                 if conns[w] not in ready:
                     if procs[w].sentinel in ready and not conns[w].poll():
@@ -381,7 +414,8 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                     error = error or f"worker {w} failed:\n{msg[2]}"
                 elif msg[0] == "give":
                     _, task, key, sub = msg
-                    asking = False
+                    if asking == w:
+                        asking = None
                     if key is None:
                         ask_after = time.perf_counter() + 0.002
                     else:
@@ -389,7 +423,10 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                         add(key, pieces[task].group, sub)
                 else:
                     _, task, sols, finished, sub_stats, cpu = msg
+                    results = True
                     piece = pieces[task]
+                    if ordered and sols:
+                        stale.add(piece.group)
                     piece.state, piece.solutions, piece.finished = "done", sols, finished
                     books[piece.group].found += len(sols)
                     solved += 1
@@ -403,11 +440,15 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                                 stats[name] = stats.get(name, 0) + value
                     del running[w]
                     idle.append(w)
-                    if not running:
-                        asking = False  # nobody left to answer it
+                    returning.discard(w)
+                    if asking == w:
+                        asking = None  # it will not answer
             if error is not None:
                 break
-            if over_group is None:
+            for g in stale:
+                cuts[g] = books[g].cut(pieces, limit)
+            stale.clear()
+            if over_group is None and results:
                 over = [g for g, book in books.items() if book.over(pieces, limit, ordered)]
                 if over:  # the answer is known: the others stop and report
                     over_group = over[0]

@@ -161,7 +161,7 @@ COUNTER_KEYS = ("explored_nodes", "assignments", "backtracks", "removed_values",
 _CHECK_EVERY = 256  # tests between two looks at the clock (and the stop flag) ...
 _CHECK_EVERY_COSTLY = 16  # ... when a test propagates, or an mrv step scans every cell
 _SUBPROBLEMS_PER_WORKER = 4  # an enumeration's split deepens until it has this many per worker
-_KEEP = 4096  # tests: a run that shares work keeps a subtree that took this many so far
+_KEEP = 16384  # tests: a run that shares work keeps a subtree that took this many so far
 
 #: Per level of a shared part of the tree: the candidate indices ``(lo, hi)`` searched.
 Windows = Sequence[tuple[int, int]]
@@ -778,6 +778,13 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                     check = every
                     if interrupted():
                         return False
+                    if share is not None and share.returned():  # all of it, from c on
+                        pos[d], ends[d] = i - 1, lim
+                        share.give((*(val[path[k]] for k in range(d)), c),
+                                   (tuple((path[k], val[path[k]]) for k in range(d)),
+                                    tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
+                        tests -= 1  # c is tested where it went
+                        return True
                     if share is not None and share.wanted():
                         pos[d], ends[d] = i, lim
                         cut = _cut_level(depth0, d, pos, ends, entered, tests)
@@ -890,6 +897,14 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
                     check = _CHECK_EVERY_COSTLY
                     if interrupted():
                         return False
+                    if share is not None and share.returned():  # all of it, from c on
+                        pos[d], ends[d] = i - 1, lim
+                        stack_cands[d] = cands
+                        share.give((*(val[walk[k]] for k in range(d)), c),
+                                   (tuple((walk[k], val[walk[k]]) for k in range(d)),
+                                    tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
+                        tests -= 1  # c is tested where it went
+                        return True
                     if share is not None and share.wanted():
                         pos[d], ends[d], stack_cands[d] = i, lim, cands
                         cut = _cut_level(depth0, d, pos, ends, entered, tests)
