@@ -38,11 +38,11 @@ BOARDS = [
 
 @pytest.fixture
 def frequent_polls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Polls (and so shares) after every few tests, a kept subtree of 5 tests,
+    """Polls (and so shares) after every few tests, a kept subtree of 2 tests,
     no first split: the workers share from the root."""
     monkeypatch.setattr(seedsearch, "_CHECK_EVERY", 3)
     monkeypatch.setattr(seedsearch, "_CHECK_EVERY_COSTLY", 2)
-    monkeypatch.setattr(seedsearch, "_KEEP", 5)
+    monkeypatch.setattr(seedsearch, "_KEEP", 2)
     monkeypatch.setattr(seedsearch, "_SUBPROBLEMS_PER_WORKER", 0)
 
 
@@ -100,7 +100,7 @@ def test_parts_reproduce_the_sequential_search(config, frequent_polls) -> None:
         assert counters == seq.counters  # every counter exactly
 
 
-@pytest.mark.parametrize("name", ["bt", "mac"])
+@pytest.mark.parametrize("name", ["bt", "colorfutoshiki"])
 def test_many_parts_enumerate_as_sequential(name: str, frequent_polls) -> None:
     model = build_model(BOARDS[2])
     seq = get_backend(name).solve(model, limit=None, time_limit=60)

@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 _GRACE_S = 2.0  # seconds the workers get to return after being told to stop
-_RESERVE_S = 0.25  # seconds between two requests for work to keep in reserve
+_RESERVE_S = 1.0  # seconds between two requests for work to keep in reserve
 
 #: A subproblem of a domain-based search: assignments ``(cell, value index)``.
 Subproblem = tuple[tuple[int, int], ...]
@@ -349,7 +349,8 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
     error: str | None = None
     solved = given_away = 0
     over_group: Hashable | None = None
-    ask_after = 0.0
+    ask_after = 0.0  # after a worker had nothing to give: a short pause
+    reserve_after = 0.0  # requests for a part in reserve: one per _RESERVE_S
     asking: int | None = None  # the worker asked for part of its work, not yet answered
     returning: set[int] = set()  # the workers asked for all their work back
     preempt = ordered and share and limit is not None
@@ -392,14 +393,14 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                         back[w] += 1
                         returning.add(w)
             if share and not pending and asking is None and not stop.is_set() \
-                    and now >= ask_after:
+                    and now >= ask_after and (idle or now >= reserve_after):
                 # the earliest busy worker, please give the later part of your
                 # work: to an idle worker, or kept in reserve (no wait then)
                 w = min(running, key=lambda w: pieces[running[w]].key)
                 ask[w] += 1
                 asking = w
                 if not idle:
-                    ask_after = now + _RESERVE_S
+                    reserve_after = now + _RESERVE_S
             ready = mp_connection.wait([*(conns[w] for w in running), *(procs[w].sentinel
                                                                        for w in running)],
                                        timeout=0.05)

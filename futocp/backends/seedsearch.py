@@ -161,7 +161,7 @@ COUNTER_KEYS = ("explored_nodes", "assignments", "backtracks", "removed_values",
 _CHECK_EVERY = 256  # tests between two looks at the clock (and the stop flag) ...
 _CHECK_EVERY_COSTLY = 16  # ... when a test propagates, or an mrv step scans every cell
 _SUBPROBLEMS_PER_WORKER = 4  # an enumeration's split deepens until it has this many per worker
-_KEEP = 16384  # tests: a run that shares work keeps a subtree that took this many so far
+_KEEP = 32768  # tests: a run that shares work keeps a subtree that took this many so far
 
 #: Per level of a shared part of the tree: the candidate indices ``(lo, hi)`` searched.
 Windows = Sequence[tuple[int, int]]
@@ -633,16 +633,12 @@ def _cut_level(depth0: int, d: int, pos: list[int], ends: list[int], entered: li
     """Where a run at depth ``d`` cuts what it has left to give the later part
     away: the deepest level with candidates left whose current child has taken
     ``_KEEP`` tests so far (the run keeps that child's subtree, likely as big
-    again), else the deepest level with candidates left (a young run keeps
-    little); -1 when nothing is left but the current candidate."""
-    fallback = -1
-    for j in range(d, depth0 - 1, -1):
-        if pos[j] < ends[j]:
-            if fallback < 0:
-                fallback = j
-            if j < d and tests - entered[j + 1] >= _KEEP:
-                return j
-    return fallback
+    again); -1 when there is none (a young run gives nothing yet: parts
+    smaller than that would cost more to hand over than they save)."""
+    for j in range(d - 1, depth0 - 1, -1):
+        if pos[j] < ends[j] and tests - entered[j + 1] >= _KEEP:
+            return j
+    return -1
 
 
 def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
