@@ -87,8 +87,10 @@ run gives away the later part of what it has left (:func:`run_search` with
 ``share``: it keeps the subtree below the deepest level whose current child
 has already taken ``_KEEP`` tests -- likely as much again -- and gives every
 later candidate of that level and the levels above it, as a prefix and one
-window of candidate indices per level). So both workers stay busy to the end
-and close together in search order, however unequal the subtrees. Answers
+window of candidate indices per level; a run younger than that gives nothing
+yet). With a limit, a worker on a later part gives all of it back when
+earlier work waits. So both workers stay busy to the end and close together
+in search order, however unequal the subtrees. Answers
 are the sequential ones: the solutions in search order (an enumeration's
 in the same order; with a limit, the first ``limit`` in search order -- a
 solution in a later part drops the parts after it and stops their runs, the
