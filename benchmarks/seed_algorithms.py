@@ -52,24 +52,31 @@ boards are tried in the order of seeds ``--hard-seed``, ``--hard-seed + 1``,
 ... over the few-givens configurations of ``--hard-configs``, each solved
 sequentially with a limit of ``--hard-max`` seconds, until ``--hard-count``
 boards took the sequential search at least ``--hard-min`` seconds (or the
-search spent ``--hard-budget`` seconds). For ``listcolor``, when it has a
+search spent ``--hard-budget`` seconds); ``--bt-instances n,K,G,seed;...``
+names the boards instead (no scan). For ``listcolor``, when it has a
 ``workers`` option, the same with the QWH order-30 instances of
 ``instances/qwh/csplib067`` in name order (generated 9x9 Futoshiki take it
-milliseconds). On each board found, ``--hard-repeats`` pairs of runs,
-sequential and ``workers=2`` (the order alternating), limit ``2 x --hard-max``;
-speed-up = sequential time / parallel time, per pair; medians. Beside it the
-node ratio (parallel / sequential: the parallel first-solution search explores
-another part of the tree first) and the throughput ratio (nodes per second,
-parallel / sequential: about the number of cores the parallel run really got;
-for ``listcolor`` its ``probes``, the work that dominates its time), and the
-node bound: the sequential run's nodes over the busiest worker's, the speed-up
-two idle cores would give at the same cost per node (``listcolor``'s nodes
-differ in cost: a rough figure there). The load
-average is printed before and after, and the machine's capacity for two
-processes (two forked pure-Python busy loops against one, work per second:
-2.00 on two idle cores): on a shared 2-core machine other processes' load
-takes cores from the two workers. Each worker then runs at capacity / 2 of
-one process's speed, so the speed-up is about node bound x capacity / 2.
+milliseconds), or those ``--qwh-instances`` names. On each board,
+``--hard-repeats`` pairs of runs, sequential and ``workers=2`` (the order
+alternating), limit ``2 x --hard-max``; speed-up = sequential wall time /
+parallel wall time (process start included), per pair; medians. Beside it:
+the 1-minute load average at the start of each run; the CPU cores each run
+got (CPU seconds of the process and its workers over wall seconds); the CPU
+bound (the sequential run's CPU seconds over the busiest worker's: the
+speed-up two cores of its own would give the run); the node ratio (parallel
+/ sequential: 1.00 when the workers explore exactly the sequential search's
+nodes); the throughput ratio (nodes per second, parallel / sequential: about
+the cores the parallel run really got; for ``listcolor`` its ``probes``, the
+work that dominates its time); the node bound (the sequential run's nodes
+over the busiest worker's; ``listcolor``'s nodes differ in cost: a rough
+figure there); the first split's depth, the parts searched and the parts
+shared. The load average is printed before and after, and the machine's
+capacity for two processes (two forked pure-Python busy loops against one,
+work per second: 2.00 on two idle cores). On a busy Linux machine with
+autogroup scheduling every *session* gets one fair share, so the two workers,
+in the benchmark's session, get about one process's CPU together;
+``--worker-sessions`` runs each worker in a session of its own (and the
+capacity loops too), which measures what two processes get.
 
 Run from the repository root::
 
@@ -77,6 +84,9 @@ Run from the repository root::
     python benchmarks/seed_algorithms.py --jsonl runs.jsonl       # side by side only
     python benchmarks/seed_algorithms.py --report runs.jsonl      # its tables again
     python benchmarks/seed_algorithms.py --no-table --workers-check   # the parallel check only
+    python benchmarks/seed_algorithms.py --no-table --workers-check --worker-sessions \
+        --bt-instances "8,24,10,1;8,24,10,9;8,24,10,17;8,24,10,19" \
+        --qwh-instances h374-03,h374-05,h374-07,h374-09 --hard-repeats 3
     python benchmarks/seed_algorithms.py --sizes 4-6 --per-size 1 --time-limit 2
     python benchmarks/seed_algorithms.py --backends bt,fc,colorfutoshiki --per-size 5
 """
@@ -202,7 +212,9 @@ def timed_solve(name: str, board: Board, time_limit: float, seed: int | None = N
     backend = get_backend(name)
     filtering = "none" if name in SEED_SEARCHES else "lists"
     gc.collect()
+    load1 = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     t0 = time.perf_counter()
+    cpu0 = os.times()
     try:
         result = backend.solve(build_model(board, filtering=filtering), limit=1, time_limit=time_limit, seed=seed,
                                **options)
@@ -210,11 +222,15 @@ def timed_solve(name: str, board: Board, time_limit: float, seed: int | None = N
         return Run(name, "", time.perf_counter() - t0, "error", None, None,
                    {"error": f"{type(exc).__name__}: {exc}"})
     elapsed = time.perf_counter() - t0
+    cpu1 = os.times()  # the workers are joined: their time is in the children's
+    cpu = sum(getattr(cpu1, k) - getattr(cpu0, k)
+              for k in ("user", "system", "children_user", "children_system"))
     verified = None
     if result.solutions:
         verified = not verify(board, result.solutions[0])
     status = str(result.status)
     stats = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str, list))}
+    stats["cpu_s"], stats["load1"] = cpu, load1
     return Run(name, "", elapsed, status, verified, node_count(name, result.stats), stats)
 
 
@@ -480,7 +496,15 @@ def report_claims(insts: list[Instance], names: list[str], runs: dict[tuple[str,
 
 
 # ------------------------------------------------------------------ parallel
-def bt_candidates(configs: Sequence[tuple[int, int, int]], start: int) -> Iterator[Instance]:
+def bt_candidates(configs: Sequence[tuple[int, int, int]], start: int, explicit: str = ""
+                  ) -> Iterator[Instance]:
+    if explicit:  # n,K,G,seed;...
+        for item in explicit.split(";"):
+            n, k, g, seed = (int(x) for x in item.split(","))
+            yield Instance(f"{n}x{n} K={k} G={g} seed={seed}", "hard",
+                           futoshiki_puzzle(n, inequalities=k, givens=g, seed=seed), seed,
+                           (n, k, g))
+        return
     for seed in count(start):
         for n, k, g in configs:
             yield Instance(f"{n}x{n} K={k} G={g} seed={seed}", "hard",
@@ -488,9 +512,28 @@ def bt_candidates(configs: Sequence[tuple[int, int, int]], start: int) -> Iterat
                            (n, k, g))
 
 
-def qwh_candidates() -> Iterator[Instance]:
+def qwh_candidates(explicit: str = "") -> Iterator[Instance]:
     for path in sorted(glob.glob(os.path.join(ROOT, QWH))):
+        if explicit and not any(part in os.path.basename(path) for part in explicit.split(",")):
+            continue
         yield Instance(os.path.basename(path), "hard", read(path))
+
+
+def worker_sessions() -> None:
+    """Benchmark only (``--worker-sessions``): each pool worker in a session of
+    its own. Linux's autogroup scheduling gives every session one fair share of
+    a busy machine, so two workers in the benchmark's session get about one
+    process's CPU together; in sessions of their own they get what two
+    processes get, as on a machine without autogroup."""
+    from futocp.backends import parallel
+
+    work = parallel._work
+
+    def in_own_session(*args: Any) -> None:
+        os.setsid()
+        work(*args)
+
+    parallel._work = in_own_session  # type: ignore[assignment]
 
 
 def _spin(n: int) -> int:
@@ -500,18 +543,25 @@ def _spin(n: int) -> int:
     return x
 
 
-def capacity(repeats: int = 3, n: int = 10_000_000) -> float:
+def _spin_alone(n: int) -> int:
+    os.setsid()
+    return _spin(n)
+
+
+def capacity(repeats: int = 3, n: int = 10_000_000, sessions: bool = False) -> float:
     """What the machine gives two processes now: the work of two forked busy
-    loops per second over one's (2.0 on two idle cores); median of ``repeats``."""
+    loops per second over one's (2.0 on two idle cores); median of ``repeats``;
+    ``sessions``: the two loops each in a session of its own."""
     import multiprocessing
     ctx = multiprocessing.get_context("fork")
+    target = _spin_alone if sessions else _spin
     ratios = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         _spin(n)
         one = time.perf_counter() - t0
         t0 = time.perf_counter()
-        procs = [ctx.Process(target=_spin, args=(n,)) for _ in range(2)]
+        procs = [ctx.Process(target=target, args=(n,)) for _ in range(2)]
         for proc in procs:
             proc.start()
         for proc in procs:
@@ -520,8 +570,10 @@ def capacity(repeats: int = 3, n: int = 10_000_000) -> float:
     return statistics.median(ratios)
 
 
-def _pair_row(name: str, label: str, seq: Run, par: Run, limit: float) -> tuple[float, float]:
-    """Print one sequential/parallel pair; its speed-up and throughput ratio."""
+def _pair_row(name: str, label: str, seq: Run, par: Run, limit: float
+              ) -> tuple[float, float, float, float]:
+    """Print one sequential/parallel pair; its speed-up, throughput ratio,
+    CPU bound and the parallel run's CPU efficiency."""
     key = WORK_KEYS.get(name, "explored_nodes")
     t_seq = seq.time if seq.solved else max(seq.time, limit)
     t_par = par.time if par.solved else max(par.time, limit)
@@ -532,15 +584,22 @@ def _pair_row(name: str, label: str, seq: Run, par: Run, limit: float) -> tuple[
 
     busiest = max(par.stats.get("worker_nodes") or [0])
     bound = (seq.nodes or 0) / busiest if busiest and seq.solved and par.solved else math.nan
+    cpus = par.stats.get("worker_cpu_s") or [0.0]
+    cpu_bound = (seq.stats["cpu_s"] / max(cpus) if max(cpus) > 0 and seq.solved and par.solved
+                 else math.nan)
+    cores_seq = seq.stats["cpu_s"] / seq.time
+    cores_par = par.stats["cpu_s"] / par.time
+    efficiency = cores_par / 2
 
     def mark(r: Run) -> str:
         return "" if r.solved else f" ({r.status})"
 
-    print(f"| {label} | {seq.time:.2f}{mark(seq)} | {par.time:.2f}{mark(par)} | {ratio:.2f} | "
-          f"{nodes:.2f} | {thr:.2f} | {bound:.2f} | {par.stats.get('split_depth', '-')}, "
-          f"{par.stats.get('subproblems', '-')} | {par.stats.get('worker_nodes', '-')} |",
-          flush=True)
-    return ratio, thr
+    print(f"| {label} | {seq.stats['load1']:.1f}, {par.stats['load1']:.1f} | {seq.time:.2f}"
+          f"{mark(seq)} | {par.time:.2f}{mark(par)} | **{ratio:.2f}** | {cores_seq:.2f}, "
+          f"{cores_par:.2f} | {cpu_bound:.2f} | {nodes:.2f} | {thr:.2f} | {bound:.2f} | "
+          f"{par.stats.get('split_depth', '-')}, {par.stats.get('subproblems', '-')}, "
+          f"{par.stats.get('shared', '-')} | {par.stats.get('worker_nodes', '-')} |", flush=True)
+    return ratio, thr, cpu_bound, efficiency
 
 
 def parallel_check(name: str, candidates: Iterator[Instance], args: argparse.Namespace) -> None:
@@ -548,13 +607,15 @@ def parallel_check(name: str, candidates: Iterator[Instance], args: argparse.Nam
     print(f"\n#### `{name}`: sequential vs `workers=2`\n")
     key = WORK_KEYS.get(name, "explored_nodes")
     load_before = load()
-    print(f"| instance | seq s | workers=2 s | speed-up | nodes par/seq | `{key}`/s par/seq "
-          "| node bound | split depth, subproblems | worker nodes |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---|", flush=True)
+    print(f"| instance | load seq, par | seq s | workers=2 s | speed-up | CPU cores seq, par "
+          f"| CPU bound | nodes par/seq | `{key}`/s par/seq | node bound | split depth, "
+          "subproblems, shared | worker nodes |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|", flush=True)
     limit = 2 * args.hard_max
     tried: list[tuple[str, str, float]] = []
     found: list[str] = []
     medians, pair_ratios, throughputs, wrong = [], [], [], 0
+    cpu_bounds, efficiencies = [], []
 
     def check(run: Run) -> None:
         nonlocal wrong
@@ -562,17 +623,17 @@ def parallel_check(name: str, candidates: Iterator[Instance], args: argparse.Nam
             wrong += 1
             print(f"  !! {name}: {run.status} {run.stats.get('error', '')}", file=sys.stderr)
 
-    cap_before = capacity()
+    cap_before = capacity(sessions=args.worker_sessions)
     t0 = time.perf_counter()
     for inst in candidates:
         if len(found) >= args.hard_count or time.perf_counter() - t0 > args.hard_budget:
             break
-        first = timed_solve(name, inst.board, args.hard_max)  # the scan: also pair 1's seq
+        first = timed_solve(name, inst.board, limit if args.explicit else args.hard_max)
         check(first)
         tried.append((inst.label, first.status, first.time))
         print(f"  [{name} scan] {inst.label}: {first.status} {first.time:.2f} s",
               file=sys.stderr, flush=True)
-        if not (first.solved and first.time >= args.hard_min):
+        if not (first.solved and (args.explicit or first.time >= args.hard_min)):
             continue
         found.append(f"{inst.label} ({first.time:.1f} s)")
         ratios = []
@@ -587,30 +648,45 @@ def parallel_check(name: str, candidates: Iterator[Instance], args: argparse.Nam
                 par = timed_solve(name, inst.board, limit, workers=2)
             check(seq)
             check(par)
-            ratio, thr = _pair_row(name, inst.label, seq, par, limit)
+            ratio, thr, cpu_bound, efficiency = _pair_row(name, inst.label, seq, par, limit)
             ratios.append(ratio)
+            efficiencies.append(efficiency)
+            if not math.isnan(cpu_bound):
+                cpu_bounds.append(cpu_bound)
             if not math.isnan(thr):
                 throughputs.append(thr)
         pair_ratios += ratios
         medians.append(ratio_median(ratios))
     over = sum(1 for _, s, _ in tried if s == "unknown")
-    print(f"\nScan: {len(tried)} candidates in {time.perf_counter() - t0:.0f} s (pairs "
-          f"included): {len(found)} took the sequential search >= {args.hard_min:g} s ("
-          + (", ".join(found) or "none") + f"), {over} more than {args.hard_max:g} s (left "
-          f"out), the other {len(tried) - len(found) - over} less than {args.hard_min:g} s. "
-          f"A pair: the sequential run, then workers=2 (the first pair reuses the scan's "
-          f"sequential run; later pairs alternate the order), limit {limit:g} s (a time-out "
-          f"counts as the limit).")
+    if args.explicit:
+        print(f"\nInstances given on the command line ({len(tried)}; "
+              + ", ".join(f"{label}: {status} {t:.1f} s" for label, status, t in tried)
+              + f" sequentially at first). A pair: the sequential run, then workers=2 (the "
+              f"first pair reuses that first sequential run; later pairs alternate the "
+              f"order), limit {limit:g} s.")
+    else:
+        print(f"\nScan: {len(tried)} candidates in {time.perf_counter() - t0:.0f} s (pairs "
+              f"included): {len(found)} took the sequential search >= {args.hard_min:g} s ("
+              + (", ".join(found) or "none") + f"), {over} more than {args.hard_max:g} s (left "
+              f"out), the other {len(tried) - len(found) - over} less than {args.hard_min:g} s. "
+              f"A pair: the sequential run, then workers=2 (the first pair reuses the scan's "
+              f"sequential run; later pairs alternate the order), limit {limit:g} s (a time-out "
+              f"counts as the limit).")
     if medians:
         print(f"\nSpeed-up (sequential / workers=2), {len(found)} instances, {len(pair_ratios)} "
               f"pairs: median of the per-instance medians **{ratio_median(medians):.2f}**, "
               f"median of all pairs {ratio_median(pair_ratios):.2f} (range "
               f"{min(pair_ratios):.2f} - {max(pair_ratios):.2f}); throughput ratio median "
-              + (f"{ratio_median(throughputs):.2f}" if throughputs else "n/a") + ".")
+              + (f"{ratio_median(throughputs):.2f}" if throughputs else "n/a") + "; CPU bound "
+              "median " + (f"**{statistics.median(cpu_bounds):.2f}**" if cpu_bounds else "n/a")
+              + f"; CPU efficiency of workers=2 (CPU s / wall s / 2) median "
+              f"{statistics.median(efficiencies):.2f}.")
     print(f"Wrong answers: {wrong}. Load average (1/5/15 min) before {load_before}, after "
           f"{load()}; {os.cpu_count()} CPUs. The machine's capacity for two processes (two "
           f"forked busy loops' work per second over one's, median of 3; 2.00 on two idle "
-          f"cores): {cap_before:.2f} before, {capacity():.2f} after.", flush=True)
+          f"cores{'; the loops in sessions of their own, as the workers' if args.worker_sessions else ''}"
+          f"): {cap_before:.2f} before, {capacity(sessions=args.worker_sessions):.2f} after.",
+          flush=True)
 
 
 # ------------------------------------------------------------------ main
@@ -670,6 +746,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="seconds the scan and its pairs may take per backend (default 420)")
     ap.add_argument("--hard-repeats", type=int, default=2,
                     help="sequential/parallel pairs per hard board (default 2)")
+    ap.add_argument("--bt-instances", default="",
+                    help="n,K,G,seed;... the boards of bt's parallel check, instead of a scan")
+    ap.add_argument("--qwh-instances", default="",
+                    help="name parts, comma-separated: the QWH files of listcolor's parallel "
+                         "check, instead of a scan")
+    ap.add_argument("--worker-sessions", action="store_true",
+                    help="run each parallel worker in a session of its own (Linux autogroup "
+                         "scheduling gives a session, not a process, a fair share of a busy "
+                         "machine)")
     ap.add_argument("--parallel-backends", default="bt,listcolor",
                     help="backends of the parallel check (default bt,listcolor)")
     ap.add_argument("--jsonl", help="also write every run as a JSON line to this file")
@@ -707,6 +792,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{load()}.")
         if args.workers_check:
             print("\n### Parallel search, workers=2 (seed 004)")
+            if args.worker_sessions:
+                worker_sessions()
+                print("\nEach worker in a session of its own (`--worker-sessions`).")
             for name in args.parallel_backends.split(","):
                 cls = REGISTRY.get(name)
                 if cls is None or cls.available() is not True:
@@ -716,12 +804,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"\n`{name}`: no `workers` option in this tree; speed-up not measured.")
                     continue
                 warm_up([name])
+                args.explicit = bool(args.bt_instances if name != "listcolor"
+                                     else args.qwh_instances)
                 if name == "listcolor":
-                    cands = qwh_candidates()
+                    cands = qwh_candidates(args.qwh_instances)
                 else:
                     configs = [tuple(int(x) for x in c.split(","))
                                for c in args.hard_configs.split(";")]
-                    cands = bt_candidates(configs, args.hard_seed)  # type: ignore[arg-type]
+                    cands = bt_candidates(configs, args.hard_seed,  # type: ignore[arg-type]
+                                          args.bt_instances)
                 parallel_check(name, cands, args)
     finally:
         if jsonl:

@@ -1294,6 +1294,7 @@ def _solve_parallel(prog: ListcolorProgram, settings: dict[str, Any], limit: int
     for key, value in par.stats.items():
         stats[key] = max(stats[key], value) if key == "max_depth" else stats[key] + value
     stats["worker_nodes"] = par.worker_nodes
+    stats["worker_cpu_s"] = [round(t, 3) for t in par.worker_cpu_s]
     return par.solutions, par.finished, stats
 
 

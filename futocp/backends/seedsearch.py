@@ -74,19 +74,33 @@ Counters (``stats``), the seeds' definitions (spec §1.5, §2.4, §2.6):
   the AC-3 queue (calls of REMOVE-INCONSISTENT-VALUES), at the root and during
   the search.
 
-Parallel search (seed 004), ``workers=N``: the tree is split at its first
-levels into subproblems (:func:`split_search`: the same search, stopped at a
-depth, gives the prefixes -- assignments of the first branching cells -- that
-survive; the depth grows until there are ``_SUBPROBLEMS_PER_WORKER`` per
-worker); :func:`~futocp.backends.parallel.run_parallel` (the process pool
-shared with ``listcolor``, :mod:`futocp.backends.parallel`; its names are
-re-exported here) solves them in N forked processes that pull subproblems in
-order, the first solution stops the others when one is asked for, and
-solutions concatenated in subproblem order reproduce the sequential
-enumeration. Counters add up: on a complete enumeration the split's counters
-plus the workers' equal the sequential run's exactly. ``stats`` also has
-``workers``, ``worker_nodes`` (explored nodes per worker), ``split_depth``,
-``split_nodes`` and ``subproblems``.
+Parallel search (seed 004), ``workers=N``: N forked processes share the
+tree (:func:`~futocp.backends.parallel.run_parallel`, the process pool shared
+with ``listcolor``, :mod:`futocp.backends.parallel`; its names are re-exported
+here). An enumeration first splits the tree at its first levels
+(:func:`split_search`: the same search, stopped at a depth, gives the
+prefixes -- assignments of the first branching cells -- that survive; the
+depth grows until there are ``_SUBPROBLEMS_PER_WORKER`` per worker); a
+first-solution search starts from the root alone. The pool hands the parts
+out in search order; whenever a worker is idle and nothing is queued, a busy
+run gives away the later part of what it has left (:func:`run_search` with
+``share``: it keeps the subtree below the deepest level whose current child
+has already taken ``_KEEP`` tests -- likely as much again -- and gives every
+later candidate of that level and the levels above it, as a prefix and one
+window of candidate indices per level; a run younger than that gives nothing
+yet). With a limit, a worker on a later part gives all of it back when
+earlier work waits. So both workers stay busy to the end and close together
+in search order, however unequal the subtrees. Answers
+are the sequential ones: the solutions in search order (an enumeration's
+in the same order; with a limit, the first ``limit`` in search order -- a
+solution in a later part drops the parts after it and stops their runs, the
+earlier parts are still searched). Counters add up: on a complete
+enumeration the split's counters plus the workers' equal the sequential
+run's exactly (a level cut in two counts its dead end once, where its last
+candidate went). ``stats`` also has ``workers``, ``worker_nodes`` (explored
+nodes per worker), ``worker_cpu_s`` (their CPU seconds), ``split_depth``
+and ``split_nodes`` (the first split: 0 without one), ``subproblems`` (parts
+searched, the split's plus those shared) and ``shared`` (parts given away).
 
 Example:
     >>> from futocp.families import futoshiki
@@ -118,6 +132,7 @@ from .parallel import (
     _GRACE_S,  # noqa: F401 -- the pool's grace, where it used to live
     WORKERS_OPTION,
     ParallelRun,
+    Share,
     Subproblem,
     fork_available,
     restrict,
@@ -147,7 +162,11 @@ COUNTER_KEYS = ("explored_nodes", "assignments", "backtracks", "removed_values",
 
 _CHECK_EVERY = 256  # tests between two looks at the clock (and the stop flag) ...
 _CHECK_EVERY_COSTLY = 16  # ... when a test propagates, or an mrv step scans every cell
-_SUBPROBLEMS_PER_WORKER = 16  # the split deepens until it has this many per worker
+_SUBPROBLEMS_PER_WORKER = 4  # an enumeration's split deepens until it has this many per worker
+_KEEP = 32768  # tests: a run that shares work keeps a subtree that took this many so far
+
+#: Per level of a shared part of the tree: the candidate indices ``(lo, hi)`` searched.
+Windows = Sequence[tuple[int, int]]
 
 Arc = tuple[int, int, "tuple[int, ...] | None"]
 
@@ -560,8 +579,8 @@ class SearchRun:
 
 
 def run_search(prog: SearchProgram, *, prefix: Subproblem = (), stop_depth: int | None = None,
-               limit: int | None = None, interrupted: Callable[[], bool] = lambda: False
-               ) -> SearchRun:
+               limit: int | None = None, interrupted: Callable[[], bool] = lambda: False,
+               windows: Windows | None = None, share: Share | None = None) -> SearchRun:
     """Run the search of ``prog``, below ``prefix``, down to ``stop_depth``.
 
     Args:
@@ -573,6 +592,15 @@ def run_search(prog: SearchProgram, *, prefix: Subproblem = (), stop_depth: int 
             are recorded as prefixes instead of being explored.
         limit: Most leaves to record (None = all).
         interrupted: Polled every few hundred tests; True stops the search.
+        windows: A part of the tree given away by another run (``share``):
+            per level from the first one searched (``len(prefix) + 1 -
+            len(windows)``) to ``len(prefix)``, the candidate indices
+            ``(lo, hi)`` (hi -1: to the end) searched at that level; the
+            prefix's assignments at those levels are the giver's, not searched
+            here. None: the whole subtree below ``prefix``.
+        share: Polled with ``interrupted``: when it wants work, the later part
+            of what is left of this run is given to it (:func:`_cut_level`)
+            as ``(prefix, windows)`` with its search-order key.
     """
     if prog.failed:
         return SearchRun([], True, dict.fromkeys(COUNTER_KEYS, 0))
@@ -591,13 +619,34 @@ def run_search(prog: SearchProgram, *, prefix: Subproblem = (), stop_depth: int 
             return limit is not None and len(leaves) >= limit
 
     counters = dict.fromkeys(COUNTER_KEYS, 0)
-    finished = search(prog, prefix, end, leaf, interrupted, counters)
+    finished = search(prog, prefix, end, leaf, interrupted, counters, windows, share)
     return SearchRun(leaves, finished, counters)
+
+
+def _windows(pos: list[int], ends: list[int], depth0: int, cut: int) -> tuple[tuple[int, int], ...]:
+    """The windows of the part given away: levels ``depth0`` to ``cut``, an
+    exhausted level as ``(0, 0)`` (its giver counts its dead end)."""
+    return tuple((pos[k], ends[k]) if pos[k] < ends[k] else (0, 0)
+                 for k in range(depth0, cut + 1))
+
+
+def _cut_level(depth0: int, d: int, pos: list[int], ends: list[int], entered: list[int],
+               tests: int) -> int:
+    """Where a run at depth ``d`` cuts what it has left to give the later part
+    away: the deepest level with candidates left whose current child has taken
+    ``_KEEP`` tests so far (the run keeps that child's subtree, likely as big
+    again); -1 when there is none (a young run gives nothing yet: parts
+    smaller than that would cost more to hand over than they save)."""
+    for j in range(d - 1, depth0 - 1, -1):
+        if pos[j] < ends[j] and tests - entered[j + 1] >= _KEEP:
+            return j
+    return -1
 
 
 def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                   leaf: Callable[[list[int], list[int]], bool],
-                  interrupted: Callable[[], bool], counters: dict[str, int]) -> bool:
+                  interrupted: Callable[[], bool], counters: dict[str, int],
+                  windows: Windows | None = None, share: Share | None = None) -> bool:
     """The check search (module docstring); answers ``finished``."""
     n = prog.n_cells
     values = prog.values
@@ -689,28 +738,36 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
     for g, v in enumerate(given):
         if v >= 0:
             assign(g, v)  # the givens are pre-stored
-    depth0 = len(prefix)
+    jc = len(prefix)
+    depth0 = jc if windows is None else jc + 1 - len(windows)
     path = [-1] * n
+    pos = [0] * n
+    ends = [0] * n
+    entered = [0] * n  # tests done when the current node of each level was entered
     for d, (v, c) in enumerate(prefix):
         path[d] = v
+        if windows is not None and d >= depth0:
+            pos[d], hi = windows[d - depth0]
+            ends[d] = hi if hi >= 0 else len(candidates[v])
         if given[v] < 0:
             assign(v, c)
-    if depth0 >= end:
+    if windows is None and jc >= end:
         leaf(path, val)
         return True
 
-    pos = [0] * n
     tests = successes = dead_ends = 0
     every = _CHECK_EVERY_COSTLY if mrv else _CHECK_EVERY
     check = every
-    d = depth0
+    d = jc
     v = path[d] = select(d)
     cands = candidates[v]
-    i = 0
+    i, lim = (0, len(cands)) if windows is None else windows[-1]
+    if lim < 0:
+        lim = len(cands)
     try:
         while True:
             descended = False
-            while i < len(cands):
+            while i < lim:
                 c = cands[i]
                 i += 1
                 tests += 1
@@ -719,6 +776,26 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                     check = every
                     if interrupted():
                         return False
+                    if share is not None and share.returned():  # all of it, from c on
+                        pos[d], ends[d] = i - 1, lim
+                        share.give((*(val[path[k]] for k in range(d)), c),
+                                   (tuple((path[k], val[path[k]]) for k in range(d)),
+                                    tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
+                        tests -= 1  # c is tested where it went
+                        return True
+                    if share is not None and share.wanted():
+                        pos[d], ends[d] = i, lim
+                        cut = _cut_level(depth0, d, pos, ends, entered, tests)
+                        if cut < 0:
+                            share.give(None)
+                        else:
+                            key = (*(val[path[k]] for k in range(cut)),
+                                   candidates[path[cut]][pos[cut]])
+                            share.give(key, (tuple((path[k], val[path[k]]) for k in range(cut)),
+                                             _windows(pos, ends, depth0, cut)))
+                            for k in range(depth0, cut + 1):
+                                ends[k] = pos[k]
+                            lim = ends[d]
                 if not safe(v, c):
                     continue
                 successes += 1
@@ -731,15 +808,19 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                         unassign(v)
                     continue
                 pos[d] = i
+                ends[d] = lim
                 d += 1
+                entered[d] = tests
                 v = path[d] = select(d)
                 cands = candidates[v]
                 i = 0
+                lim = len(cands)
                 descended = True
                 break
             if descended:
                 continue
-            dead_ends += 1
+            if lim == len(cands):  # the rest of a cut level is counted where it went
+                dead_ends += 1
             path[d] = -1
             d -= 1
             if d < depth0:
@@ -747,6 +828,7 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
             v = path[d]
             cands = candidates[v]
             i = pos[d]
+            lim = ends[d]
             if given[v] < 0:
                 unassign(v)
     finally:
@@ -757,7 +839,8 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
 
 def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
                         leaf: Callable[[list[int], list[int]], bool],
-                        interrupted: Callable[[], bool], counters: dict[str, int]) -> bool:
+                        interrupted: Callable[[], bool], counters: dict[str, int],
+                        windows: Windows | None = None, share: Share | None = None) -> bool:
     """The propagating search, FC or MAC (module docstring); answers ``finished``."""
     n = prog.n_cells
     given = prog.given
@@ -769,31 +852,41 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
     trail = prop.trail
     undo = prop.undo
 
-    depth0 = len(prefix)
+    jc = len(prefix)
+    depth0 = jc if windows is None else jc + 1 - len(windows)
     path = list(walk)
-    for v, c in prefix:
+    pos = [0] * n
+    ends = [0] * n
+    marks = [0] * n
+    entered = [0] * n  # tests done when the current node of each level was entered
+    stack_cands: list[tuple[int, ...]] = [()] * n
+    for k, (v, c) in enumerate(prefix):
+        if windows is not None and k >= depth0:  # a level to come back to
+            marks[k] = len(trail)
+            stack_cands[k] = (given[v],) if given[v] >= 0 else _bits(doms[v])
+            pos[k], hi = windows[k - depth0]
+            ends[k] = hi if hi >= 0 else len(stack_cands[k])
         if given[v] < 0:
             val[v] = c
             if not propagate(v, c):
                 raise AssertionError(f"subproblem {prefix} fails at cell {v}")
     prop.removed = prop.revisions = 0  # the prefix was counted by the split
-    if depth0 >= end:
+    if windows is None and jc >= end:
         leaf(path, val)
         return True
 
-    pos = [0] * n
-    marks = [0] * n
-    stack_cands: list[tuple[int, ...]] = [()] * n
     tests = successes = dead_ends = 0
     check = _CHECK_EVERY_COSTLY
-    d = depth0
+    d = jc
     v = walk[d]
     cands = (given[v],) if given[v] >= 0 else _bits(doms[v])
-    i = 0
+    i, lim = (0, len(cands)) if windows is None else windows[-1]
+    if lim < 0:
+        lim = len(cands)
     try:
         while True:
             descended = False
-            while i < len(cands):
+            while i < lim:
                 c = cands[i]
                 i += 1
                 tests += 1
@@ -802,6 +895,27 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
                     check = _CHECK_EVERY_COSTLY
                     if interrupted():
                         return False
+                    if share is not None and share.returned():  # all of it, from c on
+                        pos[d], ends[d] = i - 1, lim
+                        stack_cands[d] = cands
+                        share.give((*(val[walk[k]] for k in range(d)), c),
+                                   (tuple((walk[k], val[walk[k]]) for k in range(d)),
+                                    tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
+                        tests -= 1  # c is tested where it went
+                        return True
+                    if share is not None and share.wanted():
+                        pos[d], ends[d], stack_cands[d] = i, lim, cands
+                        cut = _cut_level(depth0, d, pos, ends, entered, tests)
+                        if cut < 0:
+                            share.give(None)
+                        else:
+                            key = (*(val[walk[k]] for k in range(cut)),
+                                   stack_cands[cut][pos[cut]])
+                            share.give(key, (tuple((walk[k], val[walk[k]]) for k in range(cut)),
+                                             _windows(pos, ends, depth0, cut)))
+                            for k in range(depth0, cut + 1):
+                                ends[k] = pos[k]
+                            lim = ends[d]
                 mark = len(trail)
                 if given[v] < 0:
                     val[v] = c
@@ -818,23 +932,28 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
                         val[v] = -1
                     continue
                 pos[d] = i
+                ends[d] = lim
                 marks[d] = mark
                 stack_cands[d] = cands
                 d += 1
+                entered[d] = tests
                 v = walk[d]
                 cands = (given[v],) if given[v] >= 0 else _bits(doms[v])
                 i = 0
+                lim = len(cands)
                 descended = True
                 break
             if descended:
                 continue
-            dead_ends += 1
+            if lim == len(cands):  # the rest of a cut level is counted where it went
+                dead_ends += 1
             d -= 1
             if d < depth0:
                 return True
             v = walk[d]
             cands = stack_cands[d]
             i = pos[d]
+            lim = ends[d]
             undo(marks[d])
             if given[v] < 0:
                 val[v] = -1
@@ -929,23 +1048,36 @@ class SeedSearchBackend(Backend):
     @staticmethod
     def _parallel(prog: SearchProgram, workers: int, limit: int | None, deadline: Deadline
                   ) -> tuple[list[Any], bool, dict[str, int], dict[str, Any]]:
-        """Split, then solve the subproblems in ``workers`` processes."""
-        subproblems, depth, counters, finished = split_search(
-            prog, workers * _SUBPROBLEMS_PER_WORKER, deadline.expired)
+        """Split (when enumerating), then solve in ``workers`` processes that
+        share their work; the first ``limit`` solutions in search order."""
+        if limit is None:  # every part is needed: a first split saves sharing
+            subproblems, depth, counters, finished = split_search(
+                prog, workers * _SUBPROBLEMS_PER_WORKER, deadline.expired)
+        else:  # the earliest parts first: the workers share from the root
+            subproblems, depth, counters, finished = [()], 0, dict.fromkeys(COUNTER_KEYS, 0), True
         extra: dict[str, Any] = {"workers": workers, "split_depth": depth,
                                  "split_nodes": counters["explored_nodes"],
-                                 "subproblems": len(subproblems), "worker_nodes": [0] * workers}
+                                 "subproblems": len(subproblems), "shared": 0,
+                                 "worker_nodes": [0] * workers}
         if not finished or not subproblems:
             return [], finished, counters, extra
 
-        def solve_one(prefix: Subproblem, limit: int | None, interrupted: Callable[[], bool]
+        def solve_one(piece: tuple[Subproblem, Windows | None], limit: int | None,
+                      interrupted: Callable[[], bool], share: Share
                       ) -> tuple[list[Any], bool, dict[str, int]]:
-            run = run_search(prog, prefix=prefix, limit=limit, interrupted=interrupted)
+            prefix, windows = piece
+            run = run_search(prog, prefix=prefix, windows=windows, limit=limit,
+                             interrupted=interrupted, share=share)
             return run.leaves, run.finished, run.counters
 
-        par = run_parallel(subproblems, solve_one, workers, limit, deadline,
-                           node_key="explored_nodes")
+        par = run_parallel([(prefix, None) for prefix in subproblems], solve_one, workers, limit,
+                           deadline, node_key="explored_nodes",
+                           keys=[tuple(c for _, c in prefix) for prefix in subproblems],
+                           ordered=True, share=True)
         for key in COUNTER_KEYS:
             counters[key] += par.stats.get(key, 0)
         extra["worker_nodes"] = par.worker_nodes
+        extra["subproblems"] = par.subproblems
+        extra["shared"] = par.shared
+        extra["worker_cpu_s"] = [round(t, 3) for t in par.worker_cpu_s]
         return par.solutions, par.finished, counters, extra
