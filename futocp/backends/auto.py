@@ -17,7 +17,7 @@ gives a ranked list of *members* (a backend and its options).
   the k-th one ``k * stagger`` seconds after the first (default 1 s: an instance
   the first member solves at once keeps the cores to itself; a member that ends
   early is replaced at once by the next); the first *definitive* answer wins -- ``sat`` whose solutions pass
-  :func:`futocp.verify.verify`, ``unsat`` (every member is a complete
+  :func:`futocp.verify.verify` (up to 1,000 of them, spread over the list), ``unsat`` (every member is a complete
   backend), or the complete list or count when enumerating -- and the other
   processes are killed and reaped before ``solve`` returns. A member that
   crashes or answers wrongly does not end the portfolio; when none answers
@@ -234,9 +234,20 @@ def _definitive(result: Result, limit: int | None) -> bool:
     return result.status is Status.SAT and (result.exhausted or len(result.solutions) == limit)
 
 
+# solutions checked per member answer: all of them up to this many, else this many
+# spread evenly over the list, first and last included (an enumeration stopped by
+# its time limit may hold tens of thousands: checking them all would outlast the
+# limit; the callers -- crosscheck, the runner -- verify everything they record)
+_CHECK_MAX = 1000
+
+
 def _wrong(model: Model, result: Result) -> str | None:
     """Why a member's answer cannot be taken (a solution fails verification), or None."""
-    for sol in result.solutions:
+    sols = result.solutions
+    if len(sols) > _CHECK_MAX:
+        step = (len(sols) - 1) / (_CHECK_MAX - 1)
+        sols = [sols[round(i * step)] for i in range(_CHECK_MAX)]
+    for sol in sols:
         broken = verify(model.board, sol)
         if broken:
             return f"a solution failed verification: {broken[0]}"
