@@ -218,14 +218,11 @@ PARALLEL = Reproduction(
     title="Sequential vs parallel (workers=2) backtracking by size: nodes, times, speed-up",
     source="seed 004, Tables 1.1-1.3",
     config=_config, compare=compare_parallel, figures=figures_parallel, verdict=verdict_parallel,
-    full_run="`futocp reproduce seed-004-parallel` (480 runs, one at a time) took 4.2 min of "
-             "wall time (15:22-15:26 UTC, 23 Nov 2026) on a shared 2-core AMD EPYC virtual "
-             "machine with a load average of 5-9 (other jobs). A first full run at 14:51-15:09 "
-             "UTC, under a load average of 17-22, took 17.6 min and gave the same picture with "
-             "lower speed-ups (median peak 0.70x instead of 0.89x); the table is the second "
-             "run's. Outside the runner, on a 12x12 instance with the config's parameters, the "
-             "sequential search made 1.53 million safe() calls in 0.97 s, and each of the two "
-             "workers about "
-             "0.7 million in 1.03 s: with the machine this busy the two processes share about "
-             "one core.")
+    full_run="`futocp reproduce seed-004-parallel` (480 runs, one at a time) took 1.7 min of "
+             "wall time (15:46-15:47 UTC, 23 Nov 2026) on a 2-core AMD EPYC virtual machine at a "
+             "load average of about 1, with the work-sharing parallel search (parts handed out "
+             "in search order, the answer the sequential one). Two earlier full runs with the "
+             "static split, under load averages of 5-9 and 17-22 (other jobs), gave median "
+             "peaks of 0.89x and 0.70x.")
+
 register(PARALLEL)
