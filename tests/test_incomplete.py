@@ -11,6 +11,7 @@ against independent recounts.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import time
 from dataclasses import replace
@@ -423,6 +424,7 @@ def test_no_partition_is_refused_only_where_needed():
     ("anneal", {"t0": 0}), ("anneal", {"t0": -1.0}), ("anneal", {"cooling": 1.0}),
     ("anneal", {"cooling": -0.1}), ("anneal", {"moves": 0}), ("anneal", {"restarts": -1}),
     ("anneal", {"move": "jump"}), ("anneal", {"partition": -1}), ("anneal", {"t0": "hot"}),
+    ("anneal", {"trace": -1}),
     ("genetic", {"population": 0}), ("genetic", {"pm": 1.5}), ("genetic", {"pc": -0.1}),
     ("genetic", {"sp": 0}), ("genetic", {"generations": -1}), ("genetic", {"mating_pool": -2}),
     ("genetic", {"mutate": "none"}), ("genetic", {"population": "ten"}),
@@ -458,6 +460,35 @@ def test_caps_end_the_runs():
     assert g.stats["best_fitness"] < 0
     zero = GeneticBackend().solve(build_model(board, "none"), seed=1, generations=0)
     assert zero.stats["generations"] == 0 and zero.stats["evaluations"] == 10
+
+
+@pytest.mark.parametrize("move", ["paper", "swap"])
+def test_anneal_trace_records_the_energy_of_the_same_walk(move):
+    board = futoshiki_puzzle(5, inequalities=10, givens=0, seed=8)
+    model = build_model(board, "none")
+    plain = AnnealBackend().solve(model, seed=2, cooling=1e-3, move=move)
+    assert "trace" not in plain.stats  # off by default
+    traced = AnnealBackend().solve(model, seed=2, cooling=1e-3, move=move, trace=50)
+    trace = traced.stats["trace"]
+    for key in ("moves", "accepted", "final_energy", "best_energy"):
+        assert traced.stats[key] == plain.stats[key]  # the trace does not change the walk
+    assert traced.solutions == plain.solutions
+    assert trace[-1] == [traced.stats["moves"], traced.stats["final_energy"]]
+    assert trace[0][0] == 0 and trace[0][1] > 0  # the start is no solution
+    assert all(m % 50 == 0 for m, _ in trace[:-1])
+    assert min(e for _, e in trace) >= traced.stats["best_energy"]
+
+
+def test_anneal_trace_is_coarsened_and_spans_the_restarts():
+    board = futoshiki_puzzle(5, inequalities=10, givens=0, seed=8)
+    r = AnnealBackend().solve(build_model(board, "none"), seed=1, moves=3000, restarts=1,
+                              cooling=0.0, t0=50.0, trace=1)
+    trace = r.stats["trace"]
+    assert r.status is Status.UNKNOWN and r.stats["moves"] == 6000
+    assert len(trace) <= 1001 and trace[-1] == [6000, r.stats["final_energy"]]
+    steps = {b[0] - a[0] for a, b in itertools.pairwise(trace[:-1])}
+    assert steps == {8}  # 1 -> 2 -> 4 -> 8: 6000 moves in at most 1000 evenly spaced points
+    json.dumps(r.stats)  # JSON-ready
 
 
 # --------------------------------------------------------------- time limit

@@ -77,6 +77,15 @@ Stats: ``moves`` (proposed moves, all runs; the paper's "moves"), ``accepted``,
 state, by a full recount), ``restarts`` (runs started after the first),
 ``encode_s``, ``solve_s``.
 
+**The energy trajectory** (the paper's Figures 7-8, energy vs move): option
+``trace=K`` (0, the default, records nothing) adds ``trace`` to the stats, a
+list of ``[move, E]`` pairs: the current energy before move 0 and then every
+``K`` moves (counted over all runs), and last the final state
+(``[moves, final_energy]``). To stay small it holds at most
+:data:`TRACE_POINTS` + 1 points: when it would hold more, every other point
+is dropped and ``K`` doubles (so the points stay evenly spaced). The walk is
+the same with or without a trace (the same random draws).
+
 Example:
     >>> from futocp.families import latin_square
     >>> from futocp.model import build_model
@@ -101,11 +110,12 @@ from ..result import Result
 from .base import Backend, Deadline, Option
 
 __all__ = ["AnnealBackend", "AnnealProgram", "compile_anneal", "find_partition", "energy",
-           "model_violations", "MOVES"]
+           "model_violations", "MOVES", "TRACE_POINTS"]
 
 MOVES = ("paper", "swap")
 
 _CHECK_EVERY = 4096  # moves between two looks at the deadline (a power of two)
+TRACE_POINTS = 1000  # the most points of an energy trace before the final one
 
 
 def find_partition(model: Model, start: int = 0) -> tuple[int, ...]:
@@ -298,14 +308,47 @@ def _swap_start(prog: AnnealProgram, rng: random.Random) -> list[int]:
 
 
 class _Run:
-    """The counters of the annealing runs of one solve."""
+    """The counters of the annealing runs of one solve, and its energy trace.
 
-    __slots__ = ("moves", "accepted", "best")
+    A run's loop stops at the move counts :meth:`pause` answers (the next look at
+    the deadline or the next trace point), so a run without a trace costs what
+    it did before the trace existed: one comparison per move.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("moves", "accepted", "best", "every", "trace")
+
+    def __init__(self, every: int = 0) -> None:
         self.moves = 0
         self.accepted = 0
         self.best: int | None = None
+        self.every = every  # moves between two trace points; 0 = no trace
+        self.trace: list[list[int]] = []
+
+    def pause(self, moves: int, e: int, deadline: Deadline) -> int:
+        """At ``moves`` moves of the current run with energy ``e``: record a trace
+        point if one is due, look at the deadline if due; answer the move count of
+        the run's next pause, or -1 when the deadline has passed."""
+        if not moves % _CHECK_EVERY and deadline.expired():
+            return -1
+        nxt = moves - moves % _CHECK_EVERY + _CHECK_EVERY
+        if self.every:
+            done = self.moves + moves  # over all runs
+            if not done % self.every:
+                self.trace.append([done, e])
+                if len(self.trace) > TRACE_POINTS:  # coarsen: every other point
+                    self.every *= 2
+                    self.trace = [p for p in self.trace if not p[0] % self.every]
+            nxt = min(nxt, moves + self.every - done % self.every)
+        return nxt
+
+    def finish(self, e: int) -> None:
+        """End the trace with the final state (``[moves, e]``) unless it is there."""
+        if not self.every:
+            return
+        if self.trace and self.trace[-1][0] == self.moves:
+            self.trace[-1][1] = e
+        else:
+            self.trace.append([self.moves, e])
 
 
 def _anneal_paper(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
@@ -324,9 +367,12 @@ def _anneal_paper(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
     temp = t0
     best = e
     moves = accepted = 0
+    stop = 0  # the move count of the next pause (deadline look, trace point)
     while e > 0 and moves < cap and temp > 0.0 and nfree:
-        if not moves & (_CHECK_EVERY - 1) and deadline.expired():
-            break
+        if moves == stop:
+            stop = run.pause(moves, e, deadline)
+            if stop < 0:
+                break
         moves += 1
         c = free[int(rand() * nfree)]
         lst = lists[c]
@@ -377,9 +423,12 @@ def _anneal_swap(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
     temp = t0
     best = e
     moves = accepted = 0
+    stop = 0  # the move count of the next pause (deadline look, trace point)
     while e > 0 and moves < cap and temp > 0.0 and ncells:
-        if not moves & (_CHECK_EVERY - 1) and deadline.expired():
-            break
+        if moves == stop:
+            stop = run.pause(moves, e, deadline)
+            if stop < 0:
+                break
         moves += 1
         x = cells[int(rand() * ncells)]
         others = partners[x]
@@ -458,12 +507,15 @@ class AnnealBackend(Backend):
         Option("partition", int, 0, None,
                "swap moves: the partition's groups are taken cyclically from this group "
                "index when disjoint from those taken (0 = the rows of a grid board)"),
+        Option("trace", int, 0, None,
+               "record the energy every K moves in stats['trace'] as [move, energy] pairs, "
+               "the final state last (at most 1001 points: K doubles as needed); 0 = none"),
     )
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
         """The base checks, plus the ranges: ``t0 > 0``, ``0 <= cooling < 1``,
-        ``moves >= 1``, ``restarts >= 0``, ``partition >= 0``."""
+        ``moves >= 1``, ``restarts >= 0``, ``partition >= 0``, ``trace >= 0``."""
         opts = super().parse_options(options)
         if not (opts["t0"] > 0 and math.isfinite(opts["t0"])):
             raise UsageError(f"option t0={opts['t0']!r}: must be a positive temperature")
@@ -475,6 +527,8 @@ class AnnealBackend(Backend):
             raise UsageError(f"option restarts={opts['restarts']!r}: must be at least 0")
         if opts["partition"] < 0:
             raise UsageError(f"option partition={opts['partition']!r}: must be at least 0")
+        if opts["trace"] < 0:
+            raise UsageError(f"option trace={opts['trace']!r}: must be at least 0 (0 = none)")
         return opts
 
     def compile(self, model: Model, **options: Any) -> AnnealProgram:
@@ -491,7 +545,7 @@ class AnnealBackend(Backend):
         encode_s = time.perf_counter() - t0
         t1 = time.perf_counter()
         run_once = _anneal_paper if prog.move == "paper" else _anneal_swap
-        run = _Run()
+        run = _Run(options["trace"])
         solutions: list[tuple[Any, ...]] = []
         seen: set[tuple[int, ...]] = set()
         runs = 0
@@ -514,7 +568,11 @@ class AnnealBackend(Backend):
                     solutions.append(model.labels_of(key))
                 if limit is not None and len(solutions) >= limit:
                     break
-        stats = {"encode_s": encode_s, "solve_s": time.perf_counter() - t1,
-                 "moves": run.moves, "accepted": run.accepted, "best_energy": run.best,
-                 "final_energy": final, "restarts": max(0, runs - 1)}
+        stats: dict[str, Any] = {
+            "encode_s": encode_s, "solve_s": time.perf_counter() - t1, "moves": run.moves,
+            "accepted": run.accepted, "best_energy": run.best, "final_energy": final,
+            "restarts": max(0, runs - 1)}
+        if options["trace"] and final is not None:
+            run.finish(final)
+            stats["trace"] = run.trace
         return self.outcome(solutions, False, limit, stats)  # a local search never finishes
