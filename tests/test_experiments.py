@@ -124,6 +124,24 @@ def test_backends_all_and_groups(tmp_path: Path) -> None:
     assert {r["family"] for r in plan(cfg)} == {"latin-square"}
 
 
+def test_a_variant_may_have_its_own_repetitions(tmp_path: Path) -> None:
+    text = """
+        instances:
+          - generate: {family: latin-square, size: 3, count: 2, seed: 1}
+        backends:
+          - cpsat
+        repetitions: 3
+        """
+    base = plan(parse_config(text, base_dir=tmp_path))
+    more = plan(parse_config(text.replace(
+        "- cpsat", "- cpsat\n          - {name: bt, label: once, repetitions: 1}"),
+        base_dir=tmp_path))
+    assert [r["label"] for r in more].count("once") == 2 and len(more) == 6 + 2
+    assert {r["run_id"] for r in base} < {r["run_id"] for r in more}  # the others unchanged
+    with pytest.raises(InputError, match="repetitions"):
+        parse_config(text.replace("- cpsat", "- {name: bt, repetitions: 0}"), base_dir=tmp_path)
+
+
 def test_plan_is_the_product_and_ids_are_stable(tmp_path: Path) -> None:
     cfg = parse_config(SMALL.replace("repetitions: 2", "repetitions: 2\nfiltering: [lists, none]"),
                        base_dir=tmp_path)

@@ -12,6 +12,7 @@ A configuration names instances, backends and how to run them::
     backends:
       - cpsat
       - {name: pyconstraint, options: {solver: recursive}, label: pyc-rec}
+      - {name: anneal, options: {trace: 1000}, label: sa-trace, repetitions: 1}
     repetitions: 3
     time_limit: 10        # seconds per run (null = none)
     memory_limit: 4096    # MB per run (null = none): past it the run is unknown
@@ -75,8 +76,8 @@ TOP_KEYS: dict[str, str] = {
     "name": "experiment name (default: the config file's stem)",
     "description": "free text",
     "instances": "list of {path | collection | generate} entries (required)",
-    "backends": "list of backend names or {name, options, label}, or 'all' (every available "
-                "backend, default options) (required)",
+    "backends": "list of backend names or {name, options, label, repetitions}, or 'all' "
+                "(every available backend, default options) (required)",
     "repetitions": "runs per (instance, backend variant, filtering); default 1",
     "time_limit": "seconds per run, or null for none; default 60",
     "limit": "solutions per run, null or 'all' for every solution; default 1",
@@ -98,7 +99,7 @@ INSTANCE_KEYS = {
     "collection": ("format", "first", "group"),
     "generate": ("group",),
 }
-BACKEND_KEYS = ("name", "options", "label")
+BACKEND_KEYS = ("name", "options", "label", "repetitions")
 REPORT_KEYS = ("by", "metric")
 
 
@@ -110,11 +111,14 @@ class BackendVariant:
         name: The backend's REGISTRY name.
         options: Its options, as given (checked against the backend's declared options).
         label: The name shown in tables and plots (unique within a config).
+        repetitions: Runs per (instance, filtering) of this variant; None = the
+            config's ``repetitions``.
     """
 
     name: str
     options: tuple[tuple[str, Any], ...] = ()
     label: str = ""
+    repetitions: int | None = None
 
     @property
     def option_map(self) -> dict[str, Any]:
@@ -373,9 +377,9 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
             report_metric = rd.scalar(rep["metric"][1], "report.metric", _is_name, "a column name")
 
     backends = _backends(rd, top["backends"][1])
-    instances = _instances(rd, top["instances"][1], base,
-                           len(backends) * len(filtering) * repetitions)
-    runs = len(instances) * len(backends) * len(filtering) * repetitions
+    per_instance = len(filtering) * sum(b.repetitions or repetitions for b in backends)
+    instances = _instances(rd, top["instances"][1], base, per_instance)
+    runs = len(instances) * per_instance
     if runs > MAX_RUNS:
         raise rd.error(root, f"the config makes {runs:,} runs (at most {MAX_RUNS:,}): fewer "
                              "instances, backends or repetitions")
@@ -411,6 +415,7 @@ def _backends(rd: _Reader, node: yaml.Node) -> list[BackendVariant]:
         what = f"backends[{i}]"
         options: dict[str, Any] = {}
         label = None
+        reps = None
         if isinstance(item, yaml.MappingNode):
             entry = rd.mapping(item, what, BACKEND_KEYS)
             if "name" not in entry:
@@ -422,6 +427,10 @@ def _backends(rd: _Reader, node: yaml.Node) -> list[BackendVariant]:
                 options = {k: rd.value(v) for k, (_, v) in opts.items()}
             if "label" in entry:
                 label = rd.scalar(entry["label"][1], f"{what}.label", _is_name, "a name")
+            if "repetitions" in entry:
+                reps = rd.scalar(entry["repetitions"][1], f"{what}.repetitions",
+                                 lambda x: _is_pos_int(x) and x <= MAX_REPETITIONS,
+                                 f"an integer in 1..{MAX_REPETITIONS}")
         else:
             name_node = item
         name = rd.scalar(name_node, f"{what}.name" if name_node is not item else what, _is_name,
@@ -440,7 +449,7 @@ def _backends(rd: _Reader, node: yaml.Node) -> list[BackendVariant]:
             raise rd.error(item, f"{what}: label {label!r} is used twice (give each variant "
                                  f"its own 'label')")
         labels[label] = item
-        out.append(BackendVariant(name, tuple(options.items()), label))
+        out.append(BackendVariant(name, tuple(options.items()), label, reps))
     return out
 
 

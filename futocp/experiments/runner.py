@@ -92,7 +92,7 @@ def plan(config: Config) -> list[dict[str, Any]]:
         about = inst.describe()
         for variant in config.backends:
             for filtering in config.filtering:
-                for rep in range(config.repetitions):
+                for rep in range(variant.repetitions or config.repetitions):
                     seed = None if config.seed is None else config.seed + rep
                     key = {"instance": inst.spec, "instance_hash": inst.hash,
                            "backend": variant.name, "options": variant.option_map,
