@@ -11,6 +11,8 @@ import pytest
 from futocp.backends.genetic import PARAMETER_GRID
 from futocp.reproduce import get_reproduction, paper_table
 from futocp.reproduce.seed001 import (
+    annealing_figures,
+    annealing_verdict,
     compare_annealing,
     compare_search,
     difference_arcs,
@@ -22,8 +24,10 @@ from futocp.reproduce.seed002 import (
     TABLES,
     _within_running,
     compare,
+    compare_backtracking,
     recover_per_combination,
     running_mean_evidence,
+    verdict,
 )
 
 # spec §3.7, the DERIVED per-combination column of Table 1 (one decimal)
@@ -221,3 +225,55 @@ def test_annealing_rows() -> None:
     assert moves.ours["moves"]["mean"] == 2_000_000 and moves.verdict == "agrees"
     assert moves.paper["T at the mean"] == pytest.approx(3.0, abs=0.05)
     assert rows[("easy", "time")].verdict == "not comparable"
+
+
+def test_annealing_traced_runs_make_the_figure(tmp_path) -> None:
+    recs = []
+    for puzzle, givens in (("easy", 0), ("extreme", 3)):
+        for label, seed in (("sa-paper", 1), ("sa-paper", 2), ("sa-trace", 1)):
+            rec = {"group": puzzle, "label": label, "seed": seed, "status": "sat",
+                   "moves": 3000, "final_energy": 0, "solve_s": 1.0,
+                   "instance_name": f"{puzzle}-s1#0", "instance_hash": puzzle,
+                   "givens": givens, "inequalities": 9, "trace": None,
+                   "options": {"t0": 100.0, "cooling": 2e-6, "moves": 4_000_000}}
+            if label == "sa-trace":
+                rec["trace"] = [[0, 40], [1000, 20], [2000, 2], [3000, 0]]
+            recs.append(rec)
+    runs = pd.DataFrame(recs)
+    rows = compare_annealing(runs, quick=False)
+    rate = next(r for r in rows if r.key["measure"] == "success rate")
+    assert rate.ours["solved"] == "2/2"  # the traced run is not part of the design
+    fig = {r.key["puzzle"]: r for r in rows if "figure" in r.key}
+    assert fig["easy"].ours["moves to E <= 2"]["median"] == 2000
+    assert fig["easy"].ours["same walk as the untraced run"] == "1/1"
+    assert fig["easy"].verdict == "not comparable"
+    assert "Figures 7-8" in annealing_verdict(rows)
+    paths = annealing_figures(runs, tmp_path)
+    assert [p.name for p in paths] == ["repro-seed-001-annealing.png"] and paths[0].exists()
+    assert annealing_figures(runs[runs["label"] != "sa-trace"], tmp_path) == []
+
+
+def test_backtracking_baseline_beside_the_papers_times() -> None:
+    ga = _ga_runs(2, {i: [40, 60] for i in range(1, 25)})
+    ga["backend"] = "genetic"
+    ga["solve_s"] = 0.1
+    bt = pd.DataFrame([{"group": "table2", "backend": "bt", "status": "sat",
+                        "solve_s": 0.0004, "explored_nodes": 500, "backtracks": 10,
+                        "instance_hash": f"p{j}", "options": {}} for j in range(2)])
+    runs = pd.concat([ga, bt], ignore_index=True)
+    ga_rows = [r for r in compare(runs, quick=False) if r.key["table"] == 2]
+    assert not any("stopped" in r.note for r in ga_rows)  # bt runs are not GA runs
+    rows = {(r.key["missing"], r.key["puzzle"]): r for r in compare_backtracking(runs, False)}
+    # sudoku: our 30-missing puzzles; the empty Nonomino graph is never run
+    assert set(rows) == {(25, "3"), (28, "4"), (30, "5"), (81, "empty graph")}
+    assert rows[(81, "empty graph")].verdict == "not comparable"
+    r25 = rows[(25, "3")]
+    assert r25.verdict == "agrees" and r25.paper["BT time (s)"] == 0.000994
+    assert r25.ours["GA/BT"] == 250 and r25.paper["GA/BT"] == 1751
+    assert "nearest" in r25.note and "not comparable" in r25.note
+    slow = runs.copy()
+    slow.loc[slow["backend"] == "bt", "solve_s"] = 0.01  # over one tick of the paper's timer
+    assert {r.verdict for r in compare_backtracking(slow, False)
+            if r.key["missing"] < 81} == {"differs"}
+    assert compare_backtracking(ga, False) == []  # no bt runs, no rows
+    assert "Backtracking, the paper's baseline" in verdict(compare(runs, quick=False))

@@ -114,6 +114,23 @@ def markdown_table(rows: Sequence[Row]) -> str:
     return "\n".join(lines)
 
 
+def _blocks(rows: Sequence[Row]) -> list[list[Row]]:
+    """Consecutive rows in one table while their keys nest (a row's key names are a
+    subset or a superset of the table's so far); rows of another kind (e.g. a
+    baseline beside the main table) start a new table."""
+    blocks: list[list[Row]] = []
+    names: set[str] = set()
+    for r in rows:
+        mine = set(r.key)
+        if blocks and (mine <= names or names <= mine):
+            blocks[-1].append(r)
+            names |= mine
+        else:
+            blocks.append([r])
+            names = mine
+    return blocks
+
+
 def machine() -> dict[str, Any]:
     """Cores, CPU model, load average, OS and Python of this machine."""
     model = platform.processor() or platform.machine()
@@ -149,7 +166,8 @@ def markdown_section(rep: Reproduction, rows: Sequence[Row], command: str,
     if rep.full_run:
         out += ["", f"Full run: {rep.full_run}"]
     out += ["", f"Rows: {len(rows)} ({counts['agrees']} agree, {counts['differs']} differ, "
-                f"{counts['not comparable']} not comparable).", "", markdown_table(rows), ""]
+                f"{counts['not comparable']} not comparable).", ""]
+    out += ["\n\n".join(markdown_table(block) for block in _blocks(rows)), ""]
     for fig in figures:
         rel = os.path.relpath(fig, relative_to) if relative_to else str(fig)
         out += [f"![{rep.name}]({Path(rel).as_posix()})", ""]
