@@ -498,19 +498,10 @@ def _assemble(model: Model, messages: Sequence[Any], limit: int | None,
               time_limit: float | None) -> Result:
     """The Result from what :func:`_cpsat_run` reported (all of it, or what it sent
     before the deadline stopped it)."""
-    stats: dict[str, Any] = {}
-    solutions: list[tuple[Any, ...]] = []
-    phase, code, stopped = _BUILDING, None, False
-    for msg in messages:
-        kind = msg[0]
-        if kind == "phase":
-            phase = msg[1]
-        elif kind == "stats":
-            stats.update(msg[1])
-        elif kind == "solution":
-            solutions.append(model.labels_of(msg[1]))
-        elif kind == "done":
-            code, stopped = msg[1], msg[2]
+    from .subproc import read_messages
+
+    phase, stats, solutions, done = read_messages(messages, model.labels_of, _BUILDING)
+    code, stopped = done or (None, False)
     stats.setdefault("solve_s", 0.0)
     if solutions:
         status = Status.SAT

@@ -1123,19 +1123,11 @@ def _call(solver: Any, deadline: Deadline, interruptible: bool = True) -> bool |
 def _assemble(model: Model, messages: Sequence[Any], time_limit: float | None) -> Result:
     """The Result from what :func:`_sat_run` reported (all of it, or what it sent
     before the deadline stopped it)."""
-    stats: dict[str, Any] = {}
-    solutions: list[tuple[Any, ...]] = []
-    phase, done, exhausted, reason = "encoding", False, False, None
-    for msg in messages:
-        kind = msg[0]
-        if kind == "phase":
-            phase = msg[1]
-        elif kind == "stats":
-            stats.update(msg[1])
-        elif kind == "solution":
-            solutions.append(model.labels_of(msg[1]))
-        elif kind == "done":
-            done, exhausted, reason = True, msg[1], msg[2]
+    from .subproc import read_messages
+
+    phase, stats, solutions, end = read_messages(messages, model.labels_of, "encoding")
+    done = end is not None
+    exhausted, reason = end or (False, None)
     if not done and time_limit is not None:
         reason = f"time limit of {time_limit:g} s reached while {phase}"
     if reason:

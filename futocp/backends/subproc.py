@@ -53,7 +53,7 @@ from .. import errors
 from ..childproc import die_with_parent
 from ..errors import FutocpError, SolverError
 
-__all__ = ["ChildOutcome", "run_child", "close_worker", "in_child", "limit_memory", "memory_reason",
+__all__ = ["ChildOutcome", "run_child", "read_messages", "close_worker", "in_child", "limit_memory", "memory_reason",
            "rss_mb", "usage_mb", "available_mb", "crash_reason", "MEMORY_EXIT", "POLL_S"]
 
 MEMORY_EXIT = 86
@@ -554,3 +554,25 @@ def _wait(conn: Any, proc: Any, end: float | None, memory_limit: float | None,
 
 def _near(peak: float | None, limit: float) -> bool:
     return peak is not None and peak >= 0.75 * limit
+
+
+def read_messages(messages: Sequence[Any], labels_of: Callable[[Any], tuple[Any, ...]],
+                  phase: str) -> tuple[str, dict[str, Any], list[tuple[Any, ...]], tuple[Any, ...] | None]:
+    """Fold what a solver child sent (``("phase", name)``, ``("stats", dict)``,
+    ``("solution", raw)``, ``("done", ...)``): the last phase (``phase`` if none
+    came), the stats merged, the solutions decoded by ``labels_of``, and the
+    ``done`` message's payload, or None when the child never finished."""
+    stats: dict[str, Any] = {}
+    solutions: list[tuple[Any, ...]] = []
+    done: tuple[Any, ...] | None = None
+    for msg in messages:
+        kind = msg[0]
+        if kind == "phase":
+            phase = msg[1]
+        elif kind == "stats":
+            stats.update(msg[1])
+        elif kind == "solution":
+            solutions.append(labels_of(msg[1]))
+        elif kind == "done":
+            done = tuple(msg[1:])
+    return phase, stats, solutions, done
