@@ -24,6 +24,7 @@ FC-EN <= BT-EN, FC-RN <= n^2(n-1)).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -163,23 +164,29 @@ def _limit_note(stopped: int, total: int, limit: Any) -> str:
             f"(random instances with these parameters are harder than the paper's, spec 1.4)")
 
 
-# ------------------------------------------------------------------ Table 1
-def compare_table1(df: pd.DataFrame, quick: bool) -> list[Row]:
-    """Table 1: the BT/CF time ratio per row, ours (per-instance ratios) vs the paper's."""
-    paper = paper_table("seed-000-table1.csv")
-    pairs = _pairs(per_instance(df))
-    by_key = _key_rows(pairs)
-    limit = df["time_limit"].iloc[0] if not df.empty else None
-    rows = []
-    for p in paper.itertuples():
+def _paper_rows(df: pd.DataFrame, quick: bool, csv: str) -> Iterator[tuple[Any, dict[str, int],
+                                                                      pd.DataFrame | None]]:
+    """Each row of a seed-000 paper table with its key (row, n, K, G) and our
+    per-instance runs of that (n, K, G) (None: not run; left out when quick)."""
+    by_key = _key_rows(_pairs(per_instance(df)))
+    for p in paper_table(csv).itertuples():
         key = (int(p.n), int(p.K), int(p.G))
         g = by_key.get(key)
         if g is None and quick:
             continue
+        yield p, {"row": int(p.row), "n": key[0], "K": key[1], "G": key[2]}, g
+
+
+# ------------------------------------------------------------------ Table 1
+def compare_table1(df: pd.DataFrame, quick: bool) -> list[Row]:
+    """Table 1: the BT/CF time ratio per row, ours (per-instance ratios) vs the paper's."""
+    limit = df["time_limit"].iloc[0] if not df.empty else None
+    rows = []
+    for p, k, g in _paper_rows(df, quick, "seed-000-table1.csv"):
+        key = (k["n"], k["K"], k["G"])
         paper_vals = {"cf_ms": {"mean": p.cf_ms_mean, "std": p.cf_ms_std, "n": PAPER_RUNS},
                       "bt_ms": {"mean": p.bt_ms_mean, "std": p.bt_ms_std, "n": PAPER_RUNS},
                       "bt_cf": round(p.bt_ms_mean / p.cf_ms_mean, 3)}
-        k = {"row": int(p.row), "n": key[0], "K": key[1], "G": key[2]}
         if g is None:
             rows.append(Row(k, paper_vals, {}, "not comparable", "not run"))
             continue
@@ -210,19 +217,12 @@ def compare_table1(df: pd.DataFrame, quick: bool) -> list[Row]:
 # ------------------------------------------------------------------ Table 2
 def compare_table2(df: pd.DataFrame, quick: bool) -> list[Row]:
     """Table 2: FC-EN, FC-RN, BT-EN per row, the paper's value vs our distribution."""
-    paper = paper_table("seed-000-table2.csv")
-    pairs = _pairs(per_instance(df))
-    by_key = _key_rows(pairs)
     limit = df["time_limit"].iloc[0] if not df.empty else None
     rows = []
-    for p in paper.itertuples():
-        key = (int(p.n), int(p.K), int(p.G))
-        g = by_key.get(key)
-        if g is None and quick:
-            continue
+    for p, k, g in _paper_rows(df, quick, "seed-000-table2.csv"):
+        key = (k["n"], k["K"], k["G"])
         paper_vals = {"fc_en": int(p.fc_en), "fc_rn": int(p.fc_rn), "bt_en": int(p.bt_en),
                       "bt_rn": p.bt_rn}
-        k = {"row": int(p.row), "n": key[0], "K": key[1], "G": key[2]}
         if g is None:
             rows.append(Row(k, paper_vals, {}, "not comparable", "not run"))
             continue
