@@ -1,9 +1,11 @@
-"""The build of futocp's optional C extension (everything else is in pyproject.toml).
+"""The build of futocp's optional C extensions (everything else is in pyproject.toml).
 
 ``futocp.backends._listcolor_core`` is the compiled core of the ``listcolor``
-backend. It is optional: without a C compiler the install goes on and
-``listcolor`` runs its pure-Python reference. ``pip install -e .`` builds it;
-in a clone, ``python setup.py build_ext --inplace`` builds it in place.
+backend and ``futocp._filter_core`` the compiled list filtering of
+:func:`futocp.propagate.filter_lists` (``build_model``'s). Both are optional:
+without a C compiler the install goes on and the pure-Python references run.
+``pip install -e .`` builds them; in a clone, ``python setup.py build_ext
+--inplace`` builds them in place.
 """
 
 from setuptools import Extension, setup
@@ -13,7 +15,14 @@ setup(
         Extension(
             "futocp.backends._listcolor_core",
             ["futocp/backends/_listcolor_core.c"],
+            depends=["futocp/_bits.h"],
             optional=True,  # a missing compiler must not break the install
-        )
+        ),
+        Extension(
+            "futocp._filter_core",
+            ["futocp/_filter_core.c"],
+            depends=["futocp/_bits.h"],
+            optional=True,
+        ),
     ]
 )

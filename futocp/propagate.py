@@ -9,6 +9,15 @@ other binary relation keeps the values with a support (arc consistency), and
 every cage keeps the values of its still possible label sets; the rules are
 applied until nothing changes.
 
+:func:`filter_lists` runs a compiled copy of its loop (``futocp._filter_core``,
+an optional C extension built by ``pip install -e .``; ``_filter_core.c``)
+when it is built and the lists fit in 64 bits and there are no cages: the same
+steps in the same order, so the same answer (cross-checked in
+``tests/test_filter_core.py``); :func:`filter_lists_python` is the readable
+reference and the fallback. The filtering is most of ``build_model``'s time,
+and ``build_model`` most of an easy puzzle's time with the compiled
+``listcolor`` core.
+
 Example:
     >>> doms, removed, conflict = filter_lists(
     ...     3, [0b001, 0b111, 0b111], groups=[((0, 1, 2), None)], less=[(1, 2)])
@@ -20,7 +29,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["bits", "low_bit", "high_bit", "popcount", "filter_lists", "revise_cage"]
+__all__ = ["bits", "low_bit", "high_bit", "popcount", "filter_lists", "filter_lists_python",
+           "revise_cage", "FILTER_CORE"]
+
+try:
+    from . import _filter_core
+except ImportError:  # no C compiler at install: the Python reference runs
+    _filter_core = None  # type: ignore[assignment]
+
+#: ``(cells, counts)`` per permutation group (counts None: every value once).
+Groups = Sequence[tuple[Sequence[int], Sequence[int] | None]]
+#: ``(a, b)`` pairs.
+Pairs = Sequence[tuple[int, int]]
+#: ``(a, b, forward, backward)`` per binary relation (supports as bit sets).
+Binaries = Sequence[tuple[int, int, Sequence[int], Sequence[int]]]
+#: ``(cells, combinations)`` per cage.
+Cages = Sequence[tuple[Sequence[int], Sequence[int]]]
+#: ``(domains, removed, empty_cell)``.
+Filtered = tuple[list[int], int, int | None]
+
+#: Whether the compiled filtering is built (:func:`filter_lists` uses it when it can).
+FILTER_CORE: bool = _filter_core is not None
 
 
 def bits(mask: int) -> list[int]:
@@ -48,18 +77,14 @@ def popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-def filter_lists(
-    n_cells: int,
-    domains: Sequence[int],
-    groups: Sequence[tuple[Sequence[int], Sequence[int] | None]],
-    less: Sequence[tuple[int, int]] = (),
-    *,
-    distinct: Sequence[Sequence[int]] = (),
-    binary: Sequence[tuple[int, int, Sequence[int], Sequence[int]]] = (),
-    cages: Sequence[tuple[Sequence[int], Sequence[int]]] = (),
-    touched: Sequence[int] | None = None,
-) -> tuple[list[int], int, int | None]:
+def filter_lists(n_cells: int, domains: Sequence[int], groups: Groups, less: Pairs = (), *,
+                 distinct: Sequence[Sequence[int]] = (), binary: Binaries = (), cages: Cages = (),
+                 touched: Sequence[int] | None = None) -> Filtered:
     """Reduce lists to a fixpoint of the singleton, relation and cage rules.
+
+    The compiled loop answers when it is built and can (no cages, lists of at
+    most 64 bits); else :func:`filter_lists_python`. Both take the same
+    arguments and give the same answer.
 
     Args:
         n_cells: Number of cells.
@@ -84,6 +109,18 @@ def filter_lists(
         ``(domains, removed, empty_cell)``: the reduced lists, how many values
         were removed, and the first cell whose list became empty (or None).
     """
+    if _filter_core is not None and not cages:
+        out = _filter_core.filter_lists(n_cells, domains, groups, less, distinct, binary, touched)
+        if out is not None:  # None: a list wider than 64 bits
+            return out
+    return filter_lists_python(n_cells, domains, groups, less, distinct=distinct, binary=binary,
+                               cages=cages, touched=touched)
+
+
+def filter_lists_python(n_cells: int, domains: Sequence[int], groups: Groups, less: Pairs = (),
+                        *, distinct: Sequence[Sequence[int]] = (), binary: Binaries = (),
+                        cages: Cages = (), touched: Sequence[int] | None = None) -> Filtered:
+    """:func:`filter_lists` in Python: the reference, and the fallback."""
     doms = list(domains)
     before = sum(d.bit_count() for d in doms)
     all_groups = [(cells, counts) for cells, counts in groups]
@@ -120,7 +157,7 @@ def filter_lists(
             queued[c] = True
             queue.append(c)
 
-    def fail(c: int) -> tuple[list[int], int, int | None]:
+    def fail(c: int) -> Filtered:
         return doms, before - sum(x.bit_count() for x in doms), c
 
     while queue:
