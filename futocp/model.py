@@ -47,8 +47,9 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
+from typing import Any
 
 from .board import Board, Label
 from .errors import UnsupportedError, UsageError
@@ -156,9 +157,17 @@ class Model:
         return bits(self.domains[cell])
 
     @cached_property
+    def _by_class(self) -> dict[type, tuple[Any, ...]]:
+        """The constraints by their class, in order (one pass for every property below)."""
+        out: dict[type, list[Any]] = {}
+        for c in self.constraints:
+            out.setdefault(type(c), []).append(c)
+        return {cls: tuple(cs) for cls, cs in out.items()}
+
+    @cached_property
     def permutations(self) -> tuple[Permutation, ...]:
         """The Permutation constraints."""
-        return tuple(c for c in self.constraints if isinstance(c, Permutation))
+        return self._by_class.get(Permutation, ())
 
     @property
     def cages(self) -> tuple[Relation, ...]:
@@ -168,17 +177,17 @@ class Model:
     @cached_property
     def counts(self) -> tuple[Count, ...]:
         """The Count constraints."""
-        return tuple(c for c in self.constraints if isinstance(c, Count))
+        return self._by_class.get(Count, ())
 
     @cached_property
     def all_different(self) -> tuple[AllDifferent, ...]:
         """The partial AllDifferent constraints (cages)."""
-        return tuple(c for c in self.constraints if isinstance(c, AllDifferent))
+        return self._by_class.get(AllDifferent, ())
 
     @cached_property
     def relations(self) -> tuple[Relation, ...]:
         """Every relation."""
-        return tuple(c for c in self.constraints if isinstance(c, Relation))
+        return self._by_class.get(Relation, ())
 
     @cached_property
     def binary(self) -> tuple[Relation, ...]:
@@ -202,7 +211,7 @@ class Model:
     @cached_property
     def fixed(self) -> tuple[Fixed, ...]:
         """The Fixed constraints (clues)."""
-        return tuple(c for c in self.constraints if isinstance(c, Fixed))
+        return self._by_class.get(Fixed, ())
 
     @cached_property
     def groups(self) -> tuple[Group, ...]:
@@ -359,7 +368,10 @@ def _clue_conflict(board: Board) -> str | None:
     mult = board.multiplicity
     name = board.cell_name
     for i, ast in enumerate(board.asterisms):
-        held = Counter(clues[c] for c in ast if c in clues)
+        given = [clues[c] for c in ast if c in clues]
+        if len(set(given)) == len(given):
+            continue  # no label twice (every label is allowed at least once)
+        held = Counter(given)
         for label, k in held.items():
             if k > mult[label]:
                 cells = [name(c) for c in ast if clues.get(c) == label]
@@ -431,4 +443,10 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
     fixed = sum(1 for c, d in enumerate(domains) if d and not d & (d - 1) and c not in clued)
     stats = {"build_s": time.perf_counter() - t0, "removed_values": removed,
              "fixed_cells": fixed}
-    return Model(board, values, tuple(domains), tuple(constraints), filtering, conflict, stats)
+    final = Model(board, values, tuple(domains), tuple(constraints), filtering, conflict, stats)
+    # the structure the filtering computed (cached properties; none depends on the lists)
+    final.__dict__.update((k, v) for k, v in model.__dict__.items() if k not in _FIELDS)
+    return final
+
+
+_FIELDS = frozenset(f.name for f in fields(Model))
