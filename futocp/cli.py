@@ -25,10 +25,11 @@ import statistics
 import sys
 import time
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from . import __version__, formats
+from . import __version__, formats, textview
 from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
 from .backends.base import run_limits
@@ -109,13 +110,8 @@ def render(board: Board, values: Sequence[Any] | None = None) -> str:
     shown = board if values is None else board.solved(values)
     try:
         return formats.dumps(shown, "text").rstrip("\n")
-    except FutocpError:
-        pass
-    cells = [shown.clue_map.get(c, ".") for c in range(shown.n_cells)]
-    if shown.shape is None:
-        return " ".join(map(str, cells))
-    width = max(len(str(v)) for v in cells)
-    return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in shown.as_grid(cells))
+    except FutocpError:  # no text format for this board: drawn read-only
+        return textview.draw(shown)
 
 
 def _solution_json(board: Board, values: Sequence[Any]) -> list[Any]:
@@ -430,6 +426,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_UNKNOWN if unfinished else EXIT_OK
 
 
+_KIND_WORDS = {"less": "inequalities", "cage": "cages"}  # the summary line of show
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     """``futocp show``: every puzzle of the input (or the one of ``--index``)."""
     instances = _inputs(args)
@@ -438,9 +437,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         if len(instances) > 1:
             print(("\n" if k else "") + f"== {name} ==")
         print(render(board))
+        kinds = Counter(rel.kind for rel in board.relations)
         print(f"\n{board.kind}: {board.n_cells} cells, {len(board.asterisms)} asterisms of "
-              f"{board.k}, labels {list(board.values)}, {len(board.clues)} clues, "
-              f"{len(board.less)} inequalities")
+              f"{board.k}, labels {list(board.values)}, {len(board.clues)} clues"
+              + "".join(f", {n} {_KIND_WORDS.get(kind, kind)}" for kind, n in sorted(kinds.items())))
         if args.solution:
             result = solve(board, args.backend, limit=2, time_limit=args.time_limit)
             if result.solutions:

@@ -1,0 +1,143 @@
+"""Any grid board as plain text, relations included, for the terminal (``futocp show``).
+
+The ``text`` format (:mod:`futocp.formats.text`) writes Futoshiki, adjacent
+Futoshiki and Latin squares in a form that reads back; other boards have no
+such text form. :func:`draw` shows every grid board anyway, read-only: the
+cells in rows with a gap between two cells and a line between two rows, where
+a binary relation of two side-by-side cells is drawn -- ``<`` ``>`` (and ``^``
+``v`` between rows: the point faces the smaller label) for ``less``, ``o`` for
+``consecutive`` (Kropki's white dot, the adjacent mode's bar), ``*`` for
+``ratio`` (Kropki's black dot); cages as a map of letters with their sums;
+whatever has no place in the grid (a relation of cells that are not
+side by side, another kind, an n-ary relation) listed below it. On a fully
+marked board (every side-by-side pair carries a relation: a complete Kropki
+board, Tatham's adjacent mode) the unmarked pairs' kind (``nonconsecutive``,
+``nodot``) is said once instead of drawn. A board without a grid shape is
+written as one line of cells and its relations listed.
+
+Example:
+    >>> from futocp.board import Board
+    >>> from futocp.relations import Relation
+    >>> b = Board(4, ((0, 1), (2, 3), (0, 2), (1, 3)), (1, 2), shape=(2, 2),
+    ...           relations=(Relation("ratio", (0, 1)), Relation("consecutive", (1, 3))))
+    >>> print(draw(b))
+    . * .
+        o
+    .   .
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .board import Board, Label
+from .relations import Relation
+
+__all__ = ["draw", "GLYPHS", "IMPLIED"]
+
+#: The character drawn between two side-by-side cells, per symmetric binary kind.
+GLYPHS = {"consecutive": "o", "ratio": "*"}
+#: The kinds of the unmarked pairs of a fully marked board (not drawn there).
+IMPLIED = frozenset({"nonconsecutive", "nodot"})
+_CAGE_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def draw(board: Board, values: Sequence[Label] | None = None) -> str:
+    """``board`` (its clues, or ``values`` for every cell) as text, with its relations.
+
+    Args:
+        board: Any board.
+        values: One label per cell (a solution), or None for the clues.
+
+    Returns:
+        The lines, without a final newline.
+    """
+    shown = board.clue_map if values is None else dict(enumerate(values))
+    cells = [str(shown.get(c, ".")) for c in range(board.n_cells)]
+    if board.shape is None:
+        return "\n".join([" ".join(cells), *_listed(board, board.relations)])
+    rows, cols = board.shape
+    width = max(map(len, cells))
+    # even lines hold cells, odd lines the marks between two rows; in a line,
+    # even slots are a cell wide, odd slots (between two cells) 3 wide
+    lines = [[" " * (3 if k % 2 else width) for k in range(2 * cols - 1)]
+             for _ in range(2 * rows - 1)]
+    for c, label in enumerate(cells):
+        r, q = divmod(c, cols)
+        lines[2 * r][2 * q] = label.rjust(width)
+    binary = [rel for rel in board.relations if rel.spec.binary]
+    pairs = {tuple(sorted(rel.cells)) for rel in binary}
+    fully_marked = all((c, c + 1) in pairs for c in range(board.n_cells) if (c + 1) % cols) \
+        and all((c, c + cols) in pairs for c in range(board.n_cells - cols))
+    left: list[Relation] = []
+    implied: set[str] = set()
+    for rel in binary:
+        if rel.kind in IMPLIED and fully_marked:
+            implied.add(rel.kind)
+            continue
+        spot = _between(rel.a, rel.b, cols)
+        glyph = None if spot is None else _glyph(rel)
+        if spot is None or glyph is None:
+            left.append(rel)
+            continue
+        line, slot = spot
+        lines[line][slot] = glyph.center(len(lines[line][slot]))
+    text = ["".join(line).rstrip() for line in lines]
+    if not any(text[1::2]):  # no mark between two rows: no lines for them
+        text = text[::2]
+    if implied:
+        text.append(f"(every unmarked pair of neighbours: {', '.join(sorted(implied))})")
+    cages = board.relations_of("cage")
+    if cages:
+        text += ["", "cages (letter = sum):", *_cage_map(board, cages, width)]
+    text += _listed(board, left + [r for r in board.relations
+                                  if not r.spec.binary and r.kind != "cage"])
+    return "\n".join(text)
+
+
+def _between(a: int, b: int, cols: int) -> tuple[int, int] | None:
+    """Where the mark of two side-by-side cells goes: (line, slot), or None."""
+    lo, hi = min(a, b), max(a, b)
+    r, q = divmod(lo, cols)
+    if hi == lo + 1 and q + 1 < cols:
+        return 2 * r, 2 * q + 1
+    if hi == lo + cols:
+        return 2 * r + 1, 2 * q
+    return None
+
+
+def _glyph(rel: Relation) -> str | None:
+    """The mark of a relation between side-by-side cells, or None when it has none."""
+    if rel.kind == "less":  # the point faces the smaller label, the first cell
+        if abs(rel.a - rel.b) == 1:
+            return "<" if rel.a < rel.b else ">"
+        return "^" if rel.a < rel.b else "v"
+    return GLYPHS.get(rel.kind) if rel.spec.symmetric else None
+
+
+def _cage_map(board: Board, cages: Sequence[Relation], width: int) -> list[str]:
+    """The cells by cage letter (``.`` outside every cage), then each letter's sum."""
+    names = [_CAGE_NAMES[k % len(_CAGE_NAMES)] + ("" if k < len(_CAGE_NAMES) else
+                                                   str(k // len(_CAGE_NAMES)))
+             for k in range(len(cages))]
+    owner = {c: names[k] for k, rel in enumerate(cages) for c in rel.cells}
+    w = max(width, *map(len, names))
+    assert board.shape is not None
+    rows, cols = board.shape
+    out = [" ".join(owner.get(r * cols + q, ".").rjust(w) for q in range(cols))
+           for r in range(rows)]
+    sums = [f"{name}={rel.param_map.get('sum', '?')}" for name, rel in zip(names, cages, strict=True)]
+    out += [" ".join(sums[k:k + 12]) for k in range(0, len(sums), 12)]
+    return out
+
+
+def _listed(board: Board, relations: Sequence[Relation]) -> list[str]:
+    """The relations with no place in the drawing, one a line."""
+    if not relations:
+        return []
+    name = board.cell_name
+    out = ["", "relations:"]
+    for rel in relations:
+        params = "".join(f" {k}={v}" for k, v in rel.params)
+        out.append(f"  {rel.kind}({', '.join(name(c) for c in rel.cells)}){params}")
+    return out
