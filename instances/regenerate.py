@@ -11,7 +11,10 @@ version prints the same puzzles again. The derived instances (unsatisfiable,
 several solutions) are made from those by the rules in :func:`derived`, and the
 QWH order-30 instance is copied from ``instances/qwh/csplib067/``.
 Every solution count is measured with the ``cpsat`` backend (limit 10) and
-every solution found is checked with :func:`futocp.verify`.
+every solution found is checked with :func:`futocp.verify`. Every generated
+puzzle carries futocp's own grade (:func:`futocp.rating.rate`, Tatham's scale)
+as its ``grade`` (the level asked of the generator is in the file name), and
+``index.json`` the grade of every instance with one solution.
 """
 
 from __future__ import annotations
@@ -31,12 +34,14 @@ from futocp import formats  # noqa: E402
 from futocp.api import solve  # noqa: E402
 from futocp.board import Board  # noqa: E402
 from futocp.model import build_model  # noqa: E402
+from futocp.rating import LETTERS, rate  # noqa: E402
 from futocp.verify import verify  # noqa: E402
 
 HERE = ROOT / "instances"
 SGT = "/usr/games/sgt-unequal"
 LIMIT = 10
-NAMES = {"t": "trivial", "e": "easy", "k": "tricky", "x": "extreme", "r": "recursive"}
+NAMES = LETTERS  # Tatham's level letters -> grade names
+LEVEL_LETTER = {name: letter for letter, name in NAMES.items()}
 # (size, difficulty letter, how many, file format)
 PLAN = [
     (4, "e", 1, "json"), (4, "k", 1, "json"),
@@ -48,7 +53,7 @@ PLAN = [
     (12, "k", 1, "text"),
 ]
 EXT = {"json": ".json", "yaml": ".yaml", "text": ".txt"}
-QWH = ROOT / "qwh" / "csplib067" / "qwh-o30-h374-01.dzn"
+QWH = HERE / "qwh" / "csplib067" / "qwh-o30-h374-01.dzn"
 
 
 def seed_id(n: int, diff: str, k: int) -> str:
@@ -154,12 +159,18 @@ def build() -> dict[str, dict[str, object]]:
             game_id = generate(params)
             rel = f"futoshiki/{n}x{n}-{NAMES[diff]}-{k:02d}{EXT[fmt]}"
             board = formats.loads(game_id, "tatham")
-            formats.write(board, HERE / rel, fmt)
+            grade = rate(board).grade
+            # the board's grade is futocp's rating (the level asked for is in the file name)
+            graded = replace(board, params=(*board.params, ("grade", LEVEL_LETTER[grade])))
+            formats.write(graded, HERE / rel, fmt)
             boards[rel] = board
-            ids.append(f"# {rel}: sgt-unequal --generate 1 '{params}'\n{game_id}\n")
+            ids.append(f"# {rel}: sgt-unequal --generate 1 '{params}'; rated: {grade}\n"
+                       f"{game_id}\n")
             entries[rel] = {"format": fmt, "size": n, "source": f"sgt-unequal --generate 1 '{params}'"}
     (HERE / "futoshiki" / "sgt-unequal.tatham").write_text(
-        "# Every generated puzzle of this folder as a Tatham Unequal game id.\n" + "".join(ids))
+        "# Every generated puzzle of this folder as a Tatham Unequal game id, as the generator "
+        "printed it;\n# 'rated' is the grade futocp rate gives it (Tatham's own grade; the file "
+        "names give the level asked for).\n" + "".join(ids))
     entries["futoshiki/sgt-unequal.tatham"] = {"format": "tatham", "boards": len(ids),
                                                "source": "the ids of the generated puzzles"}
     for rel, (board, how) in derived(boards).items():
@@ -182,8 +193,10 @@ def measure(entries: dict[str, dict[str, object]]) -> dict[str, object]:
             raise SystemExit(f"{rel}: boards of one collection differ: {results}")
         entry["status"], entry["solutions"] = statuses.pop(), found.pop()
         entry["exhausted"] = all(r[2] for r in results)
+        if len(boards) == 1 and entry["solutions"] == 1 and entry["exhausted"]:
+            entry["grade"] = rate(boards[0]).grade
         print(f"{rel:45} {entry['status']:6} {entry['solutions']:3} "
-              f"{'exact' if entry['exhausted'] else f'>= {LIMIT}'}")
+              f"{'exact' if entry['exhausted'] else f'>= {LIMIT}'} {entry.get('grade') or ''}")
     return {"backend": "cpsat", "limit": LIMIT, "instances": dict(sorted(entries.items()))}
 
 
@@ -195,7 +208,8 @@ def main() -> None:
     index_path = HERE / "index.json"
     if args.check:
         old = json.loads(index_path.read_text())
-        entries = {rel: {k: v for k, v in e.items() if k not in ("status", "solutions", "exhausted")}
+        measured = ("status", "solutions", "exhausted", "grade")
+        entries = {rel: {k: v for k, v in e.items() if k not in measured}
                    for rel, e in old["instances"].items()}
         new = measure(entries)
         bad = [rel for rel in old["instances"] if old["instances"][rel] != new["instances"][rel]]
