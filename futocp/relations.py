@@ -56,6 +56,7 @@ __all__ = [
     "unregister",
     "get_kind",
     "binary_kinds",
+    "implied_kinds",
     "support_masks",
     "cage_combinations",
 ]
@@ -79,6 +80,9 @@ class RelationKind:
         distinct: n-ary kinds: the cells take pairwise different labels.
         exclusive: n-ary kinds: two relations of this kind share no cell.
         integer: The kind needs integer labels.
+        implied: The kind of the unmarked pairs of a fully marked board (every
+            pair of neighbours carries a relation: Tatham's adjacent mode, a
+            complete Kropki board); drawings leave it out there.
         description: One sentence for the docs and ``futocp`` listings.
     """
 
@@ -93,6 +97,7 @@ class RelationKind:
     distinct: bool = False
     exclusive: bool = False
     integer: bool = True
+    implied: bool = False
     description: str = ""
 
     @property
@@ -195,6 +200,11 @@ def binary_kinds() -> tuple[str, ...]:
     return tuple(k.name for k in RELATIONS.values() if k.binary)
 
 
+def implied_kinds() -> frozenset[str]:
+    """The names of the kinds marked ``implied``."""
+    return frozenset(k.name for k in RELATIONS.values() if k.implied)
+
+
 def support_masks(kind: RelationKind, values: Sequence[Any], params: Mapping[str, int]
                   ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The support of a binary kind over value indices, as bit sets (cached).
@@ -282,7 +292,7 @@ register(RelationKind("less", _less, symmetric=False, acyclic=True,
 register(RelationKind("consecutive", _consecutive, opposite="nonconsecutive",
                       description="the labels differ by exactly 1 (adjacent mode, Kropki's "
                                   "white dot)"))
-register(RelationKind("nonconsecutive", _nonconsecutive, opposite="consecutive",
+register(RelationKind("nonconsecutive", _nonconsecutive, opposite="consecutive", implied=True,
                       description="the labels do not differ by 1 (an unmarked pair in "
                                   "adjacent mode)"))
 register(RelationKind("ratio", _ratio,
@@ -297,6 +307,6 @@ def _nodot(v: Sequence[int], p: Mapping[str, int]) -> bool:
     return abs(v[0] - v[1]) != 1 and v[0] != 2 * v[1] and v[1] != 2 * v[0]
 
 
-register(RelationKind("nodot", _nodot,
+register(RelationKind("nodot", _nodot, implied=True,
                       description="the labels are neither consecutive nor one twice the other "
                                   "(a pair without a dot in a complete Kropki)"))

@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import Board, Label
 from .errors import UsageError
+from .relations import implied_kinds
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -90,7 +91,6 @@ OVERLAY_TINTS = ("#f2c94c", "#56a3d9", "#e07a5f", "#81b29a", "#9b72cf", "#d4a373
 HYPEREDGE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
              "#7f7f7f", "#bcbd22", "#17becf")  # matplotlib's ten default colours
 STRIPE_INK = {"row": "#8e2c2c", "left": "#2c6e3f", "right": "#2c4a8e"}
-IMPLIED = frozenset({"nonconsecutive", "nodot"})  # the unmarked pairs of adjacent/Kropki
 
 
 # ------------------------------------------------------------------ geometry
@@ -511,7 +511,7 @@ class _Painter:
         implied_hidden = self._fully_marked()
         for rel in board.relations:
             if rel.spec.binary:
-                if rel.kind in IMPLIED and implied_hidden:
+                if rel.kind in implied_kinds() and implied_hidden:
                     continue
                 self._binary(rel.kind, rel.a, rel.b, kropki)
         for k, rel in enumerate(board.relations_of("cage")):
@@ -523,7 +523,7 @@ class _Painter:
     def _fully_marked(self) -> bool:
         """True when every neighbour pair carries a binary relation (unmarked = implied)."""
         board = self.board
-        if not (IMPLIED & board.relation_kinds):
+        if not (implied_kinds() & board.relation_kinds):
             return True
         pairs = {tuple(sorted(r.cells)) for r in board.relations if r.spec.binary}
         return all(pair in pairs for pair in self._neighbour_pairs())
@@ -587,7 +587,7 @@ class _Painter:
             face = "white" if kind == "consecutive" else INK
             ax.add_artist(Circle((mx, my), 0.09 * unit, facecolor=face, edgecolor=INK,
                                  linewidth=self.thin * 1.4, zorder=4, gid=gid))
-        elif kind in IMPLIED:
+        elif kind in implied_kinds():
             s = 0.05 * unit
             xs = [mx - s, mx + s, math.nan, mx - s, mx + s]
             ys = [my - s, my + s, math.nan, my + s, my - s]

@@ -11,9 +11,10 @@ a binary relation of two side-by-side cells is drawn -- ``<`` ``>`` (and ``^``
 whatever has no place in the grid (a relation of cells that are not
 side by side, another kind, an n-ary relation) listed below it. On a fully
 marked board (every side-by-side pair carries a relation: a complete Kropki
-board, Tatham's adjacent mode) the unmarked pairs' kind (``nonconsecutive``,
-``nodot``) is said once instead of drawn. A board without a grid shape is
-written as one line of cells and its relations listed.
+board, Tatham's adjacent mode) the unmarked pairs' kind (a kind registered
+``implied``: ``nonconsecutive``, ``nodot``) is said once instead of drawn. A
+board without a grid shape is written as one line of cells and its relations
+listed.
 
 Example:
     >>> from futocp.board import Board
@@ -31,14 +32,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .board import Board, Label
-from .relations import Relation
+from .relations import Relation, implied_kinds
 
-__all__ = ["draw", "GLYPHS", "IMPLIED"]
+__all__ = ["draw", "GLYPHS"]
 
 #: The character drawn between two side-by-side cells, per symmetric binary kind.
 GLYPHS = {"consecutive": "o", "ratio": "*"}
-#: The kinds of the unmarked pairs of a fully marked board (not drawn there).
-IMPLIED = frozenset({"nonconsecutive", "nodot"})
 _CAGE_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
@@ -70,10 +69,11 @@ def draw(board: Board, values: Sequence[Label] | None = None) -> str:
     fully_marked = all((c, c + 1) in pairs for c in range(board.n_cells) if (c + 1) % cols) \
         and all((c, c + cols) in pairs for c in range(board.n_cells - cols))
     left: list[Relation] = []
-    implied: set[str] = set()
+    implied = implied_kinds()
+    hidden: set[str] = set()
     for rel in binary:
-        if rel.kind in IMPLIED and fully_marked:
-            implied.add(rel.kind)
+        if rel.kind in implied and fully_marked:
+            hidden.add(rel.kind)
             continue
         spot = _between(rel.a, rel.b, cols)
         glyph = None if spot is None else _glyph(rel)
@@ -85,8 +85,8 @@ def draw(board: Board, values: Sequence[Label] | None = None) -> str:
     text = ["".join(line).rstrip() for line in lines]
     if not any(text[1::2]):  # no mark between two rows: no lines for them
         text = text[::2]
-    if implied:
-        text.append(f"(every unmarked pair of neighbours: {', '.join(sorted(implied))})")
+    if hidden:
+        text.append(f"(every unmarked pair of neighbours: {', '.join(sorted(hidden))})")
     cages = board.relations_of("cage")
     if cages:
         text += ["", "cages (letter = sum):", *_cage_map(board, cages, width)]
