@@ -213,19 +213,29 @@ def _futocp(task: dict[str, Any]) -> dict[str, Any]:
         cls.available()
     get_backend(member.backend)
     t0 = time.perf_counter()
-    result = solve(task["board"], member.backend, limit=1, **dict(member.options))
+    result = solve(task["board"], member.backend, limit=1, time_limit=task["cap"],
+                   **dict(member.options))
     out = {"status": result.status.value, "s": time.perf_counter() - t0,
            "solution": result.solutions[0] if result.solutions else None,
            "answered_by": result.stats.get("answered_by"),
-           "reason": result.stats.get("reason")}
+           "reason": result.stats.get("reason"),
+           "progress": {k: result.stats[k] for k in PROGRESS if k in result.stats}}
     return out
+
+
+#: The counters a run that does not answer reports, to say how far it got.
+PROGRESS = ("nodes", "backtracks", "max_depth", "probes", "conflicts", "decisions", "branches")
 
 
 def run_system(system: str, board: Board, cap: float) -> dict[str, Any]:
     """One run in a fresh process killed at ``cap``: status (``timeout``, ``error``,
     ``wrong`` included), seconds (the cap for a time-out), and what answered."""
-    func = _peer if system in PEERS else _futocp
-    out = run_isolated(func, {"board": board, "system": system}, cap, "forkserver")
+    # a futocp backend stops itself at the cap (its counters say how far it got); the
+    # kill 5 s later is for one that does not; a peer has no limit and is killed at the cap
+    peer = system in PEERS
+    out = run_isolated(_peer if peer else _futocp, {"board": board, "system": system,
+                                                    "cap": cap}, cap if peer else cap + 5,
+                       "forkserver")
     if out.value is None:
         return {"status": "timeout" if out.killed else "error", "s": cap,
                 "error": out.error}
@@ -318,6 +328,10 @@ def frontier(data: dict[str, Any]) -> list[str]:
         a = runs.get("auto")
         mine = "-" if a is None else (f"{a['s']:.2f} s ({a.get('answered_by')})" if _solved(a)
                                        else a["status"])
+        if not ok:  # how far the futocp systems got
+            got = [f"{s}: " + ", ".join(f"{v} {k}" for k, v in runs[s]["progress"].items())
+                   for s in systems if runs[s].get("progress")]
+            who += "; " + "; ".join(got) if got else ""
         lines.append(f"| {name} | {row['order']} | {row['holes']} | {who} | {fastest} | {mine} |")
     return lines
 
