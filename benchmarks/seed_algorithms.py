@@ -55,7 +55,8 @@ boards took the sequential search at least ``--hard-min`` seconds (or the
 search spent ``--hard-budget`` seconds); ``--bt-instances n,K,G,seed;...``
 names the boards instead (no scan). For ``listcolor``, when it has a
 ``workers`` option, the same with the QWH order-30 instances of
-``instances/qwh/csplib067`` in name order (generated 9x9 Futoshiki take it
+``instances/qwh/csplib067`` in name order, then the lsencode files of
+``instances/qwh/lsencode`` by order and holes (generated 9x9 Futoshiki take it
 milliseconds), or those ``--qwh-instances`` names. On each board,
 ``--hard-repeats`` pairs of runs, sequential and ``workers=2`` (the order
 alternating), limit ``2 x --hard-max``; speed-up = sequential wall time /
@@ -150,7 +151,7 @@ SEED_SEARCHES = frozenset({"bt", "fc", "mac", "colorfutoshiki"})
 WORK_KEYS = {"bt": "explored_nodes", "listcolor": "probes"}
 SLOW = 0.01  # seconds: the claims are also given over the runs of bt at least this long
 SHIPPED = "instances/futoshiki/9x9-*"
-QWH = "instances/qwh/csplib067/*.dzn"
+QWH = ("instances/qwh/csplib067/*.dzn", "instances/qwh/lsencode/*.pls")
 WARMUP = [[0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
 
 
@@ -513,7 +514,12 @@ def bt_candidates(configs: Sequence[tuple[int, int, int]], start: int, explicit:
 
 
 def qwh_candidates(explicit: str = "") -> Iterator[Instance]:
-    for path in sorted(glob.glob(os.path.join(ROOT, QWH))):
+    def order_holes(path: str) -> tuple[int, ...]:  # lsencode files by order, then holes
+        return tuple(int(x) for x in re.findall(r"\d+", os.path.basename(path))[:2])
+
+    paths = sorted(glob.glob(os.path.join(ROOT, QWH[0])))
+    paths += sorted(glob.glob(os.path.join(ROOT, QWH[1])), key=order_holes)
+    for path in paths:
         if explicit and not any(part in os.path.basename(path) for part in explicit.split(",")):
             continue
         yield Instance(os.path.basename(path), "hard", read(path))
