@@ -395,6 +395,23 @@ def _clue_conflict(board: Board) -> str | None:
     return None
 
 
+def _group_constraints(asterisms: tuple[tuple[int, ...], ...], counts: tuple[int, ...] | None
+                       ) -> tuple[Permutation | Count, ...]:
+    """One Permutation (or, with ``counts``, Count) constraint per asterism; the
+    boards of a collection share them (a small cache: they are immutable)."""
+    key = (asterisms, counts)
+    hit = _GROUPS.get(key)
+    if hit is None:
+        hit = tuple(Permutation(a) if counts is None else Count(a, counts) for a in asterisms)
+        if len(_GROUPS) >= 64:
+            _GROUPS.clear()
+        _GROUPS[key] = hit
+    return hit
+
+
+_GROUPS: dict[tuple[Any, ...], tuple[Permutation | Count, ...]] = {}
+
+
 def build_model(board: Board, filtering: str = "lists") -> Model:
     """Turn a Board into a Model.
 
@@ -419,9 +436,8 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
     repeated = len(values) != board.k
     counts = tuple(board.multiplicity[v] for v in values)
 
-    constraints: list[Constraint] = []
-    for ast in board.asterisms:
-        constraints.append(Count(ast, counts) if repeated else Permutation(ast))
+    constraints: list[Constraint] = list(_group_constraints(board.asterisms,
+                                                            counts if repeated else None))
     for rel in board.relations:
         if get_kind(rel.kind).distinct:
             constraints.append(AllDifferent(rel.cells))
@@ -433,12 +449,14 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
         domains[c] = 1 << index[v]
 
     model = Model(board, values, tuple(domains), tuple(constraints), filtering)
-    conflict = _clue_conflict(board)
     removed = 0
-    if filtering != "none" and conflict is None:
+    if filtering == "none":
+        conflict = _clue_conflict(board)
+    else:  # the filtering finds every clue conflict: only then is it worth naming
         domains, removed, empty = model.filter(domains)
-        if empty is not None:
-            conflict = f"the list of cell {board.cell_name(empty)} is empty after filtering"
+        conflict = None if empty is None else (
+            _clue_conflict(board)
+            or f"the list of cell {board.cell_name(empty)} is empty after filtering")
     clued = model.board.clue_map
     fixed = sum(1 for c, d in enumerate(domains) if d and not d & (d - 1) and c not in clued)
     stats = {"build_s": time.perf_counter() - t0, "removed_values": removed,
