@@ -888,19 +888,26 @@ def _core_module(prog: ListcolorProgram) -> Any:
     return _core_wide if width <= _WIDE_MAX_VALUES else None
 
 
+def _native_module(native: Any) -> Any:
+    """The build of the compiled core that made the ``Program`` ``native`` (None:
+    that build is gone, as when a test hides it)."""
+    return _core if isinstance(native, _core.Program) else _core_wide
+
+
 def _native_program(prog: ListcolorProgram) -> Any:
     """The compiled core's copy of ``prog`` (None when the core does not take it),
     shared by the programs of one structure (:func:`compile_program` caches it);
     a ``Program`` of the build that runs it (:func:`_core_module`)."""
-    if core_fallback(prog):
+    if _core is None or prog.seed is not None:
         return None
-    module = _core_module(prog)
     structure = (prog.groups, prog.counts, prog.cell_groups, prog.succ, prog.pred,
                  prog.dual_groups, prog.arcs, prog.distinct, prog.cages, prog.cells, prog.values)
     hit = _NATIVE.get(id(prog.groups))
-    if (hit is not None and all(a is b for a, b in zip(hit[0], structure, strict=True))
-            and isinstance(hit[1], module.Program)):
-        return hit[1]
+    if hit is not None and all(a is b for a, b in zip(hit[0], structure, strict=True)):
+        return hit[1] if _native_module(hit[1]) is not None else None
+    module = _core_module(prog)
+    if module is None:
+        return None
     native = module.Program(len(prog.cells), prog.groups, prog.counts, prog.cell_groups,
                             prog.succ, prog.pred, prog.n_values, prog.dual_groups, prog.arcs,
                             prog.distinct, prog.cages, prog.cells, prog.values)
@@ -1067,7 +1074,7 @@ class _Search:
 
     def _run_native(self, start: tuple[list[int], list[int]] | None) -> bool:
         """:meth:`run` by the compiled core; its counters added to :attr:`stats`."""
-        module = _core_module(self.prog)
+        module = _native_module(self.native)
         assert module is not None
         out = module.run(self.native, self.prog.domains, self.limit, self.expired, self.mode,
                          self.weights, self.branching == "dual", self.hidden_singles, start,
