@@ -6,7 +6,9 @@ backtracks, max_depth, probes, failed_literals, dilemma_values,
 removed_values). Also: ``core=python`` forces the reference, ``stats.core``
 says which engine ran, what the core does not take falls back to Python
 (saying why), and without the built extension ``core=compiled`` is refused
-while ``auto`` runs the reference.
+while ``auto`` runs the reference. Lists of 65 to 128 bits run on the wide
+build (``_listcolor_core_wide``, the same source with 128-bit lists): it is
+checked the same way on Latin rectangles and squares of 65 to 128 values.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from futocp.board import Board
 from futocp.errors import UsageError
 from futocp.families import latin_square
 from futocp.generate import random_latin_square
-from futocp.model import build_model
+from futocp.model import Model, build_model
+from futocp.relations import Relation
 from futocp.verify import verify
 
 from .relation_boards import KINDS, killer_board, relation_board
@@ -34,6 +37,9 @@ from .test_properties import futoshiki_boards, multiset_boards
 BUILT = listcolor.core_available()
 needs_core = pytest.mark.skipif(
     not BUILT, reason="the compiled core is not built (pip install -e . with a C compiler)")
+WIDE = BUILT and listcolor._core_wide is not None
+needs_wide = pytest.mark.skipif(
+    not WIDE, reason="the wide compiled core is not built (pip install -e . with GCC or Clang)")
 
 OPTIONS = st.fixed_dictionaries({
     "lookahead": st.sampled_from(["auto", "always", "never"]),
@@ -44,10 +50,11 @@ OPTIONS = st.fixed_dictionaries({
 LIMITS = st.sampled_from([1, 2, 8])  # enumerating a 5x5 square to the end is slow in Python
 
 
-def both(board: Board, limit: int | None, **options):
-    """Solve with the reference and the core; assert they agree; the core's result."""
+def both(board: Board, limit: int | None, model: Model | None = None, **options):
+    """Solve with the reference and the core; assert they agree; the core's result.
+    ``model``: the board's (built here when not given)."""
     backend = ListcolorBackend()
-    model = build_model(board)
+    model = build_model(board) if model is None else model
     ref = backend.solve(model, limit=limit, time_limit=60, core="python", **options)
     out = backend.solve(model, limit=limit, time_limit=60, core="compiled", **options)
     if ref.stats.get("decided") or model.conflict is not None:  # answered before any search
@@ -187,9 +194,10 @@ def test_seed_falls_back_to_python() -> None:
     assert "seed" in result.stats["core_fallback"] or not BUILT
 
 
-def test_more_than_64_values_falls_back() -> None:
-    prog = compile_program(build_model(latin_square(65)))
-    assert core_fallback(prog)  # lists wider than the core's 64-bit words
+def test_more_than_128_values_falls_back() -> None:
+    prog = compile_program(build_model(latin_square(129)))
+    assert "more than 128" in core_fallback(prog) or not BUILT  # wider than the wide core's
+    assert not core_fallback(compile_program(build_model(latin_square(128)))) or not WIDE
     assert not core_fallback(compile_program(build_model(latin_square(64)))) or not BUILT
 
 
@@ -203,3 +211,117 @@ def test_without_the_extension(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.n_solutions == 576
     with pytest.raises(UsageError, match="pip install -e"):
         ListcolorBackend().solve(model, core="compiled")
+
+
+# ---------------------------------------------------------------- 65 to 128 values
+
+WIDE_KINDS = ("less", "consecutive", "nonconsecutive", "ratio")
+
+
+def latin_rectangle(m: int, rows: int, seed: int, truthful: bool = True) -> Board:
+    """``rows`` rows of ``m`` cells, each a permutation of 1..m (an asterism), with
+    random relations between the rows' cells of a column (less, consecutive,
+    nonconsecutive, ratio), sum cages down some columns (all-different, so
+    partial groups) and a few givens; with ``truthful`` all from a hidden
+    solution (else the relations are random, maybe unsatisfiable)."""
+    rng = random.Random(seed)
+    hidden = [v for _ in range(rows) for v in rng.sample(range(1, m + 1), m)]
+    cols = rng.sample(range(m), m)
+    rels = []
+    for col in cols[:12]:
+        r = rng.randrange(rows - 1)
+        a, b = r * m + col, (r + 1) * m + col
+        kind = rng.choice(WIDE_KINDS)
+        if kind == "less" and hidden[a] > hidden[b]:
+            a, b = b, a
+        rel = Relation(kind, (a, b))
+        if rel.holds([hidden[a], hidden[b]]) or not truthful:
+            rels.append(rel)
+    for col in cols[12:16]:
+        cells = tuple(r * m + col for r in range(rows))
+        if len({hidden[c] for c in cells}) == rows:
+            total = sum(hidden[c] for c in cells) + (0 if truthful else rng.randint(-1, 1))
+            rels.append(Relation("cage", cells, (("sum", total),)))
+    clues = [(c, hidden[c]) for c in rng.sample(range(rows * m), 3)]
+    return Board(rows * m, [range(r * m, (r + 1) * m) for r in range(rows)], range(1, m + 1),
+                 clues=clues, relations=rels)
+
+
+def test_wide_boards_choose_the_wide_core() -> None:
+    """Up to 64 bits the single-word core runs, up to 128 the wide one, past it Python."""
+    narrow = compile_program(build_model(latin_rectangle(64, 2, 0)))
+    wide = compile_program(build_model(latin_rectangle(65, 2, 0)))
+    assert listcolor._core_module(narrow) is listcolor._core
+    assert listcolor._core_module(wide) is listcolor._core_wide
+    assert listcolor._core_module(compile_program(build_model(latin_rectangle(129, 2, 0)))) is None
+
+
+@needs_core
+def test_narrow_core_runs_up_to_64(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the wide build, 64 values still run compiled, 65 fall back saying why."""
+    monkeypatch.setattr(listcolor, "_core_wide", None)
+    backend = ListcolorBackend()
+    out = backend.solve(build_model(latin_rectangle(64, 2, 1)), limit=2)
+    assert out.stats["core"] == "compiled" and out.n_solutions == 2
+    out = backend.solve(build_model(latin_rectangle(65, 2, 1)), limit=2)
+    assert out.stats["core"] == "python"
+    assert "wide compiled core" in out.stats["core_fallback"]
+
+
+def test_more_than_128_values_runs_python() -> None:
+    """130 values: the Python reference, the reason in the stats."""
+    board = latin_rectangle(130, 2, 2)
+    out = ListcolorBackend().solve(build_model(board), limit=2, core="auto")
+    assert out.stats["core"] == "python"
+    assert "more than 128 values" in out.stats["core_fallback"] or not BUILT
+    assert out.n_solutions == 2 and all(verify(board, sol) == [] for sol in out.solutions)
+
+
+@needs_wide
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(65, 128), st.integers(2, 4), st.integers(0, 10**6), st.booleans(), OPTIONS,
+       LIMITS)
+def test_wide_random_rectangles(m: int, rows: int, seed: int, truthful: bool, options: dict,
+                                limit: int) -> None:
+    """Latin rectangles of 65 to 128 values (the lists and the dual table's groups
+    cross the 64-bit word) with relations and cages: the same run in both engines."""
+    out = both(latin_rectangle(m, rows, seed, truthful), limit, **options)
+    assert out.stats.get("core", "compiled") == "compiled"
+
+
+@needs_wide
+@pytest.mark.parametrize(("n", "holes", "seed"), [(66, 1000, 2), (68, 1050, 1)])
+def test_wide_latin_square_completion(n: int, holes: int, seed: int) -> None:
+    """Order 66 and 68 squares with random holes: the plain search's dead ends, the
+    restart with lookahead (probes, failed literals, dilemma values), limits 1 and 2."""
+    board = qwh(n, holes, seed)
+    model = build_model(board)
+    for limit, options in ((1, {}), (2, {"branching": "dual", "weight": "binary"})):
+        stats = both(board, limit, model, **options).stats
+        assert stats["failed_literals"] and stats["dilemma_values"], stats
+
+
+@needs_wide
+def test_wide_core_checks_its_ints() -> None:
+    """Lists must be non-negative ints below 2**128 (the start lists' too)."""
+    prog = compile_program(build_model(latin_rectangle(70, 2, 3)))
+    native = listcolor._native_program(prog)
+    wide = listcolor._core_wide
+    for bad in (1 << 128, -1):
+        domains = [bad, *prog.domains[1:]]
+        with pytest.raises(OverflowError):
+            wide.run(native, domains, 1, lambda: False, "auto", ["removed"], False, True, None, [])
+    found: list[tuple] = []
+    done = wide.run(native, prog.domains, 1, lambda: False, "auto", ["removed"], False, True,
+                    None, found)
+    assert done[0] and len(found) == 1
+
+
+@needs_wide
+@pytest.mark.slow
+def test_wide_lsencode_order_70() -> None:
+    """The lsencode order-70 file with 2940 holes (about 7 s in Python, under 1 s
+    compiled): the plain search's 20 dead ends, then the lookahead portfolio."""
+    board = formats.read("instances/qwh/lsencode/qwh.order70.holes2940.pls")
+    stats = both(board, 1).stats
+    assert stats["probes"] and stats["backtracks"] >= 20, stats

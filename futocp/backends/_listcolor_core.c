@@ -9,9 +9,16 @@
  * _Search.dfs, _portfolio). Read the Python first: the comments here only
  * say where the C differs in form.
  *
- * Lists are 64-bit words (at most 64 values; every all-different group at
- * most 64 cells): a node is one block of n + n_dual * m words (the lists,
- * then the dual table), copied with memcpy, taken from a free list.
+ * Lists are ``bits`` (_bits.h): BITS_WIDTH = 64 * NW bits, NW a compile-time
+ * constant. setup.py builds this file twice: NW=1 (uint64_t) as
+ * ``futocp.backends._listcolor_core`` (at most 64 values; every all-different
+ * group at most 64 cells) and NW=2 (unsigned __int128) as
+ * ``futocp.backends._listcolor_core_wide`` (at most 128 of each); listcolor.py
+ * picks the narrowest that fits, so the common boards run on single words.
+ * The source is the same for both widths: every bit-set operation is an
+ * integer operator or popc/ctz/hib. A node is one block of n + n_dual * m
+ * lists (the lists, then the dual table), copied with memcpy, taken from a
+ * free list.
  *
  * Module API (called by listcolor.py only):
  *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
@@ -28,6 +35,16 @@
 #include <string.h>
 
 #include "../_bits.h"
+
+#if NW == 1
+#define CORE_NAME "_listcolor_core"
+#define CORE_INIT PyInit__listcolor_core
+#else
+#define CORE_NAME "_listcolor_core_wide"
+#define CORE_INIT PyInit__listcolor_core_wide
+#endif
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 #define NEVER ((long long)1 << 62)
 #define CHECK_EVERY 16
@@ -83,12 +100,40 @@ static void Program_dealloc(Program *p) {
     Py_TYPE(p)->tp_free((PyObject *)p);
 }
 
-/* A Python int as 64 bits (lists, supports, masks: non-negative, < 2**64). */
+#if NW == 2
+static PyObject *two64, *sixty_four; /* 2**64 and 64, made by the module's init */
+#endif
+
+/* A Python int as bits (lists, supports, masks: non-negative, < 2**BITS_WIDTH). */
 static int as_bits(PyObject *o, bits *out) {
+#if NW == 1
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
     *out = (bits)v;
     return 0;
+#else
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "expected an int");
+        return -1;
+    }
+    int small = PyObject_RichCompareBool(o, two64, Py_LT);
+    if (small < 0) return -1;
+    if (small) { /* negative ints raise OverflowError here */
+        unsigned long long v = PyLong_AsUnsignedLongLong(o);
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        *out = (bits)v;
+        return 0;
+    }
+    PyObject *high = PyNumber_Rshift(o, sixty_four);
+    if (!high) return -1;
+    unsigned long long hi = PyLong_AsUnsignedLongLong(high); /* OverflowError: >= 2**128 */
+    Py_DECREF(high);
+    if (hi == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
+    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (bits)hi << 64 | (bits)lo;
+    return 0;
+#endif
 }
 
 /* A sequence of sequences of ints as CSR arrays. */
@@ -136,8 +181,8 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                           &succ, &pred, &m, &dual_groups, &arcs, &distinct, &cages, &cells,
                           &values))
         return NULL;
-    if (m < 1 || m > 64) {
-        PyErr_SetString(PyExc_ValueError, "the compiled core takes 1 to 64 values");
+    if (m < 1 || m > BITS_WIDTH) {
+        PyErr_SetString(PyExc_ValueError, "the compiled core takes 1 to " STR(BITS_WIDTH) " values");
         return NULL;
     }
     Program *p = (Program *)type->tp_alloc(type, 0);
@@ -146,7 +191,7 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (n < 0) goto bad;
     p->n = (int)n;
     p->m = m;
-    p->full = m == 64 ? ~(bits)0 : (((bits)1 << m) - 1);
+    p->full = m == BITS_WIDTH ? ~(bits)0 : (((bits)1 << m) - 1);
     p->values = PySequence_Tuple(values);
     if (!p->values) goto error;
     if (PyTuple_GET_SIZE(p->values) != m) {
@@ -157,7 +202,7 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     p->below = xcalloc(m, sizeof(bits));
     if (!p->above || !p->below) goto error;
     for (int v = 0; v < m; v++) {
-        p->above[v] = v + 1 >= 64 ? 0 : p->full & ~((((bits)1) << (v + 1)) - 1);
+        p->above[v] = v + 1 >= BITS_WIDTH ? 0 : p->full & ~((((bits)1) << (v + 1)) - 1);
         p->below[v] = (((bits)1) << v) - 1;
     }
     /* cells */
@@ -205,8 +250,9 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     for (int j = 0; j < p->n_dual; j++) {
         long g = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
         if (g < 0 || g >= p->n_groups || p->gcount[g] >= 0) goto bad;
-        if (p->gstart[g + 1] - p->gstart[g] > 64) {
-            PyErr_SetString(PyExc_ValueError, "the compiled core takes groups of 64 cells at most");
+        if (p->gstart[g + 1] - p->gstart[g] > BITS_WIDTH) {
+            PyErr_SetString(PyExc_ValueError,
+                            "the compiled core takes groups of " STR(BITS_WIDTH) " cells at most");
             goto error;
         }
         p->dual_group[j] = (int)g;
@@ -428,7 +474,7 @@ error:
 
 static PyTypeObject ProgramType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "futocp.backends._listcolor_core.Program",
+    .tp_name = "futocp.backends." CORE_NAME ".Program",
     .tp_basicsize = sizeof(Program),
     .tp_dealloc = (destructor)Program_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1447,11 +1493,21 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_listcolor_core",
-    "The compiled core of the listcolor backend (see futocp/backends/listcolor.py).", -1, methods,
+    PyModuleDef_HEAD_INIT, CORE_NAME,
+    "The compiled core of the listcolor backend (see futocp/backends/listcolor.py), lists of "
+    STR(BITS_WIDTH) " bits.", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__listcolor_core(void) {
+PyMODINIT_FUNC CORE_INIT(void) {
+#if NW == 2
+    if (!two64) {
+        PyObject *one = PyLong_FromLong(1);
+        sixty_four = PyLong_FromLong(64);
+        two64 = one && sixty_four ? PyNumber_Lshift(one, sixty_four) : NULL;
+        Py_XDECREF(one);
+        if (!two64) return NULL;
+    }
+#endif
     if (PyType_Ready(&ProgramType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&module);
     if (!mod) return NULL;

@@ -77,7 +77,12 @@ takes the program, ``"python"`` the reference, ``"compiled"`` refuses
 (:class:`~futocp.errors.UsageError`) when the core is not built. The core
 takes every option and model feature but two, which run in Python with
 ``stats["core_fallback"]`` saying why: a ``seed`` (its value order comes from
-Python's :mod:`random`) and lists wider than 64 bits (more than 64 values).
+Python's :mod:`random`) and lists wider than 128 bits (more than 128 values,
+or an all-different group of more than 128 cells). The core is built twice
+from the one C source: with 64-bit lists (``_listcolor_core``, up to 64
+values and groups of 64 cells: Sudoku, QWH up to order 64) and with 128-bit
+lists (``_listcolor_core_wide``, up to 128); a program runs on the narrowest
+that takes it, so the wide build costs the common boards nothing.
 ``stats["core"]`` says which engine searched. With ``workers``, the split
 runs in Python and each worker's subproblems in the chosen engine.
 
@@ -118,6 +123,10 @@ try:  # the compiled core (setup.py builds it; optional: without it the referenc
     from . import _listcolor_core as _core
 except ImportError:  # pragma: no cover - depends on the build
     _core = None  # type: ignore[assignment]
+try:  # the same core with 128-bit lists (more than 64 values or cells in a group)
+    from . import _listcolor_core_wide as _core_wide
+except ImportError:  # pragma: no cover - depends on the build
+    _core_wide = None  # type: ignore[assignment]
 
 __all__ = ["ListcolorBackend", "ListcolorProgram", "compile_program", "make_propagator",
            "make_plain_brancher", "make_lookahead_brancher", "settle", "Child", "Probe",
@@ -850,7 +859,8 @@ BUILD_HINT = ("build it with `pip install -e .` (or `make test`) on a machine wi
               "and the Python headers")
 """How to build the compiled core (said by the refusal of ``core=compiled``)."""
 
-_CORE_MAX_VALUES = 64  # the core's lists are 64-bit words
+_CORE_MAX_VALUES = 64  # the core's lists are 64-bit words ...
+_WIDE_MAX_VALUES = 128  # ... and the wide core's 128-bit ones
 
 
 def core_available() -> bool:
@@ -862,20 +872,45 @@ _NATIVE: dict[int, tuple[tuple[Any, ...], Any]] = {}  # id(prog.groups) -> (stru
 _NATIVE_KEPT = 32
 
 
+def _list_width(prog: ListcolorProgram) -> int:
+    """The bits a list of ``prog`` needs: its values, and the cells of its widest
+    all-different group (the dual table's lists)."""
+    widest = max(map(len, map(prog.groups.__getitem__, prog.dual_groups)), default=0)
+    return max(prog.n_values, widest)
+
+
+def _core_module(prog: ListcolorProgram) -> Any:
+    """The build of the compiled core that runs ``prog``: the narrowest whose lists
+    hold it (None: no build does; :func:`core_fallback` says why)."""
+    width = _list_width(prog)
+    if width <= _CORE_MAX_VALUES:
+        return _core
+    return _core_wide if width <= _WIDE_MAX_VALUES else None
+
+
+def _native_module(native: Any) -> Any:
+    """The build of the compiled core that made the ``Program`` ``native`` (None:
+    that build is gone, as when a test hides it)."""
+    return _core if isinstance(native, _core.Program) else _core_wide
+
+
 def _native_program(prog: ListcolorProgram) -> Any:
     """The compiled core's copy of ``prog`` (None when the core does not take it),
-    shared by the programs of one structure (:func:`compile_program` caches it)."""
-    if core_fallback(prog):
+    shared by the programs of one structure (:func:`compile_program` caches it);
+    a ``Program`` of the build that runs it (:func:`_core_module`)."""
+    if _core is None or prog.seed is not None:
         return None
-    assert _core is not None
     structure = (prog.groups, prog.counts, prog.cell_groups, prog.succ, prog.pred,
                  prog.dual_groups, prog.arcs, prog.distinct, prog.cages, prog.cells, prog.values)
     hit = _NATIVE.get(id(prog.groups))
     if hit is not None and all(a is b for a, b in zip(hit[0], structure, strict=True)):
-        return hit[1]
-    native = _core.Program(len(prog.cells), prog.groups, prog.counts, prog.cell_groups,
-                           prog.succ, prog.pred, prog.n_values, prog.dual_groups, prog.arcs,
-                           prog.distinct, prog.cages, prog.cells, prog.values)
+        return hit[1] if _native_module(hit[1]) is not None else None
+    module = _core_module(prog)
+    if module is None:
+        return None
+    native = module.Program(len(prog.cells), prog.groups, prog.counts, prog.cell_groups,
+                            prog.succ, prog.pred, prog.n_values, prog.dual_groups, prog.arcs,
+                            prog.distinct, prog.cages, prog.cells, prog.values)
     if len(_NATIVE) >= _NATIVE_KEPT:
         _NATIVE.clear()
     _NATIVE[id(prog.groups)] = (structure, native)  # holds prog.groups: its id stays its own
@@ -888,16 +923,20 @@ def core_fallback(prog: ListcolorProgram) -> str:
     The core takes every option and every model feature (count groups, ``less``,
     binary relations, partial all-different groups, cages) but two: a
     ``seed`` (the value order is shuffled by Python's :mod:`random`, which
-    the core does not replay) and lists wider than 64 bits (more than 64
-    values, or an all-different group of more than 64 cells).
+    the core does not replay) and lists wider than 128 bits (more than 128
+    values, or an all-different group of more than 128 cells). Lists of 65
+    to 128 bits need the wide build (``_listcolor_core_wide``).
     """
     if _core is None:
         return "the compiled core is not built"
     if prog.seed is not None:
         return "a seed (the value order is shuffled by Python's random)"
-    widest = max(map(len, map(prog.groups.__getitem__, prog.dual_groups)), default=0)
-    if prog.n_values > _CORE_MAX_VALUES or widest > _CORE_MAX_VALUES:
-        return f"more than {_CORE_MAX_VALUES} values or cells in an all-different group"
+    width = _list_width(prog)
+    if width > _WIDE_MAX_VALUES:
+        return f"more than {_WIDE_MAX_VALUES} values or cells in an all-different group"
+    if width > _CORE_MAX_VALUES and _core_wide is None:
+        return (f"more than {_CORE_MAX_VALUES} values or cells in an all-different group "
+                f"and the wide compiled core (up to {_WIDE_MAX_VALUES}) is not built")
     return ""
 
 _STATS = ("nodes", "backtracks", "max_depth", "probes", "failed_literals", "dilemma_values")
@@ -1035,9 +1074,11 @@ class _Search:
 
     def _run_native(self, start: tuple[list[int], list[int]] | None) -> bool:
         """:meth:`run` by the compiled core; its counters added to :attr:`stats`."""
-        assert _core is not None
-        out = _core.run(self.native, self.prog.domains, self.limit, self.expired, self.mode, self.weights,
-                        self.branching == "dual", self.hidden_singles, start, self.solutions)
+        module = _native_module(self.native)
+        assert module is not None
+        out = module.run(self.native, self.prog.domains, self.limit, self.expired, self.mode,
+                         self.weights, self.branching == "dual", self.hidden_singles, start,
+                         self.solutions)
         finished, nodes, backtracks, max_depth, probes, failed, dilemma, removed = out
         stats = self.stats
         stats["nodes"] += nodes
