@@ -85,7 +85,7 @@ first-solution search starts from the root alone. The pool hands the parts
 out in search order; whenever a worker is idle and nothing is queued, a busy
 run gives away the later part of what it has left (:func:`run_search` with
 ``share``: it keeps the subtree below the deepest level whose current child
-has already taken half of ``_KEEP`` tests -- likely as much again -- and
+has already taken about ``_KEEP`` tests -- likely as much again -- and
 gives every later candidate of that level and the levels above it, as a
 prefix and one window of candidate indices per level; a run that has not yet
 taken ``_KEEP`` tests answers as soon as it has). With a limit, a worker on
@@ -636,15 +636,17 @@ def _cut_level(depth0: int, d: int, pos: list[int], ends: list[int], entered: li
                tests: int) -> int:
     """Where a run at depth ``d`` cuts what it has left to give the later part
     away: the deepest level with candidates left whose current child has taken
-    half of ``_KEEP`` tests so far (the run keeps that child's subtree, likely
-    as big again); -1 when there is none, or when the run has taken fewer than
+    about ``_KEEP`` tests so far (the run keeps that child's subtree, likely as
+    big again); -1 when there is none, or when the run has taken fewer than
     ``_KEEP`` tests (a young run gives nothing yet: parts smaller than that
     would cost more to hand over than they save).
 
-    The half: when a young run is first asked, all the levels of its path may
-    be about as old as the run itself; with the whole of ``_KEEP`` only the
-    shallowest would qualify at the run's first poll past ``_KEEP`` tests, and
-    the run would keep nearly all of its tree.
+    "About": all but 1/64 of it. A young run answers at its first poll past
+    ``_KEEP`` tests; the levels of its first descent were entered a few tests
+    after it started, and with the whole of ``_KEEP`` only the levels above
+    its start would qualify then: it would keep nearly all of its part (on
+    seed 17 of the 8x8 boards, the whole subtree of the first cell's value,
+    while the other worker searched the later values for nothing).
 
     Example:
         >>> _cut_level(0, 3, [2, 5, 1], [4, 5, 3], [0, 10, 20, _KEEP], _KEEP + 20)
@@ -652,7 +654,7 @@ def _cut_level(depth0: int, d: int, pos: list[int], ends: list[int], entered: li
     """
     if tests < _KEEP:
         return -1
-    keep = _KEEP // 2
+    keep = _KEEP - _KEEP // 64
     for j in range(d - 1, depth0 - 1, -1):
         if pos[j] < ends[j] and tests - entered[j + 1] >= keep:
             return j
