@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from futocp.backends import get_backend, seedsearch
+from futocp.backends import get_backend, parallel, seedsearch
 from futocp.backends.base import Deadline
 from futocp.backends.parallel import run_parallel
 from futocp.backends.seedsearch import compile_search, run_search
@@ -173,11 +173,15 @@ def test_a_young_run_gives_once_it_can(frequent_polls, monkeypatch: pytest.Monke
     assert first.leaves + rest.leaves == run_search(prog).leaves
 
 
-def test_an_idle_worker_shares_the_earliest_part_before_a_far_one() -> None:
+def test_an_idle_worker_shares_the_earliest_part_before_a_far_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # "early" has not given anything away yet, and a later part waits: the idle
     # worker gets the later half of "early" (key (1,)) rather than "far"; its
-    # solution then makes "far" useless, so "far" is never searched
+    # solution then makes "far" useless, so "far" is never searched (a long
+    # hold, so that a loaded machine cannot make the wait run out)
     import time
+
+    monkeypatch.setattr(parallel, "_HOLD_S", 30.0)
 
     def solve_one(sub, limit, interrupted, share):
         if sub == "early":
