@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from futocp.backends import get_backend, seedsearch
+from futocp.backends import get_backend, parallel, seedsearch
 from futocp.backends.base import Deadline
 from futocp.backends.parallel import run_parallel
 from futocp.backends.seedsearch import compile_search, run_search
@@ -141,4 +141,61 @@ def test_pool_answers_in_key_order_and_drops_later_parts() -> None:
     first = run_parallel(subs, solve_one, 2, 1, Deadline(30), keys=[(s,) for s in subs],
                          ordered=True)
     assert first.solutions == [2] and first.finished
+    assert not multiprocessing.active_children()
+
+
+class OnceShare(EagerShare):
+    """A share that asks for part of the work at the first poll only."""
+
+    def wanted(self) -> bool:
+        return self.polls == 1
+
+
+def test_a_young_run_gives_once_it_can(frequent_polls, monkeypatch: pytest.MonkeyPatch) -> None:
+    # asked before it has taken _KEEP tests, a run does not answer "nothing":
+    # it gives its later part at the first poll where it has one to give
+    monkeypatch.setattr(seedsearch, "_KEEP", 40)
+    prog = compile_search(build_model(BOARDS[2]), "bt")
+    share = OnceShare(every=1, back=-1)
+    polls_at_give = []
+    give = share.give
+
+    def spy(key, sub=None):
+        polls_at_give.append(share.polls)
+        give(key, sub)
+
+    share.give = spy  # type: ignore[method-assign]
+    first = run_search(prog, share=share)
+    assert len(share.given) == 1 and len(polls_at_give) == 1
+    assert polls_at_give[0] * seedsearch._CHECK_EVERY >= 40 > seedsearch._CHECK_EVERY
+    key, (prefix, windows) = share.given[0]
+    rest = run_search(prog, prefix=prefix, windows=windows)
+    assert first.leaves + rest.leaves == run_search(prog).leaves
+
+
+def test_an_idle_worker_shares_the_earliest_part_before_a_far_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # "early" has not given anything away yet, and a later part waits: the idle
+    # worker gets the later half of "early" (key (1,)) rather than "far"; its
+    # solution then makes "far" useless, so "far" is never searched (a long
+    # hold, so that a loaded machine cannot make the wait run out)
+    import time
+
+    monkeypatch.setattr(parallel, "_HOLD_S", 30.0)
+
+    def solve_one(sub, limit, interrupted, share):
+        if sub == "early":
+            start = time.perf_counter()
+            while not interrupted() and time.perf_counter() - start < 10:
+                if share.wanted():
+                    share.give((1,), "given")
+                    break
+                time.sleep(0.001)
+            return [], True, {"nodes": 1}
+        return ([] if sub == "mid" else [sub]), True, {"nodes": 1, sub: 1}
+
+    run = run_parallel(["early", "mid", "far"], solve_one, 2, 1, Deadline(30),
+                       keys=[(0,), (3,), (5,)], ordered=True, share=True)
+    assert run.solutions == ["given"] and run.finished
+    assert run.stats.get("given") == 1 and "far" not in run.stats
     assert not multiprocessing.active_children()

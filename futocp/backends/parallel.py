@@ -59,6 +59,7 @@ __all__ = [
 
 _GRACE_S = 2.0  # seconds the workers get to return after being told to stop
 _RESERVE_S = 1.0  # seconds between two requests for work to keep in reserve
+_HOLD_S = 0.05  # seconds an idle worker waits for the earliest one's later part (ordered)
 
 #: A subproblem of a domain-based search: assignments ``(cell, value index)``.
 Subproblem = tuple[tuple[int, int], ...]
@@ -120,9 +121,12 @@ class Share:
     The search polls :meth:`wanted` and :meth:`returned` where it polls
     ``interrupted``. When :meth:`wanted` answers True (once per request of
     the pool: a worker is idle, or will be), the search must call
-    :meth:`give` exactly once: with the later part of its remaining work, as
-    a subproblem and the search-order key at which that part begins, or with
-    None when it has nothing to give. When :meth:`returned` answers True
+    :meth:`give` once: with the later part of its remaining work, as a
+    subproblem and the search-order key at which that part begins, or with
+    None when it has nothing to give. A search that will have something soon
+    may instead answer at a later poll, once it has (the pool waits for the
+    answer rather than ask again); a run that ends first need not answer.
+    When :meth:`returned` answers True
     (earlier work is waiting), the search gives *all* its remaining work the
     same way and returns at once, finished with what it did.
     """
@@ -160,6 +164,21 @@ class Share:
     def give(self, key: tuple[Any, ...] | None, subproblem: Any = None) -> None:
         """Hand ``subproblem`` (starting at search-order ``key``) to the pool; None: nothing."""
         self._conn.send(("give", self.task, key, subproblem))
+
+
+class _Flag:
+    """A flag shared with the forked workers and read without a lock: a worker
+    polls it every few hundred tests, where an ``Event``'s lock would cost
+    more than the poll's other checks together."""
+
+    def __init__(self, ctx: Any) -> None:
+        self._value = ctx.RawValue("b", 0)
+
+    def set(self) -> None:
+        self._value.value = 1
+
+    def is_set(self) -> bool:
+        return bool(self._value.value)
 
 
 def _work(wid: int, conn: Any, solve_one: Callable[..., Any], limit: int | None,
@@ -204,6 +223,7 @@ class _Piece:
     group: Hashable
     sub: Any
     state: str = "pending"  # pending, active, done, dropped
+    cut: bool = False  # it gave its later part away: what is left is the part it kept
     solutions: list[Any] = field(default_factory=list)
     finished: bool = False
 
@@ -284,7 +304,11 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
     to give the later part of their subproblem away (with the key at which
     it begins, after the part they keep), and the idle worker takes it. So
     the workers stay busy to the end whatever the sizes of the subproblems,
-    and stay close together in search order.
+    and stay close together in search order. With ``ordered`` and a limit,
+    a worker on a later part gives it all back when an earlier part waits,
+    and while the earliest running subproblem has given nothing away yet
+    (it may hold most of the tree before the answer), an idle worker waits
+    up to ``_HOLD_S`` for its later part before it takes a later queued one.
 
     The subproblems partition the search space, unless ``groups`` (one key per
     subproblem) makes a *portfolio*: the subproblems of each group partition
@@ -330,7 +354,7 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
         add(key, group, sub)
 
     ctx = multiprocessing.get_context("fork")
-    stop = ctx.Event()
+    stop = _Flag(ctx)
     cancel = ctx.RawArray("l", [-1] * workers)
     ask, back = ctx.RawArray("l", workers), ctx.RawArray("l", workers)
     conns, procs = [], []
@@ -353,6 +377,7 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
     reserve_after = 0.0  # requests for a part in reserve: one per _RESERVE_S
     asking: int | None = None  # the worker asked for part of its work, not yet answered
     returning: set[int] = set()  # the workers asked for all their work back
+    held: float | None = None  # since when an idle worker waits for an earlier part
     preempt = ordered and share and limit is not None
     grace_end: float | None = None
     try:
@@ -365,17 +390,33 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                 stop.set()  # the workers return what they have, within the grace
                 grace_end = time.perf_counter() + _GRACE_S
             # hand out work, dropping what no longer matters
+            now = time.perf_counter()
             while idle and pending and not stop.is_set():
-                key, pid = heapq.heappop(pending)
+                key, pid = pending[0]
                 piece = pieces[pid]
                 cut = cuts.get(piece.group)
                 if cut is not None and key > cut:
+                    heapq.heappop(pending)
                     piece.state = "dropped"
                     continue
+                if preempt and running:
+                    first = pieces[min(running.values(), key=lambda p: pieces[p].key)]
+                    if first.key < key and not first.cut:
+                        # the earliest run has all its part still, maybe most of the
+                        # tree before the solution: an idle worker shares it rather
+                        # than search far ahead (a little wait for it, no longer)
+                        if held is None:
+                            held = now
+                        if now - held < _HOLD_S:
+                            break
+                heapq.heappop(pending)
+                held = None
                 w = idle.pop(0)
                 piece.state = "active"
                 running[w] = pid
                 conns[w].send((pid, piece.sub, (ask[w], back[w])))
+            if not (idle and pending):
+                held = None
             for w, pid in running.items():  # stop the work past a cut
                 cut = cuts.get(pieces[pid].group)
                 if cut is not None and pieces[pid].key > cut:
@@ -384,7 +425,6 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                 break
             if grace_end is not None and time.perf_counter() > grace_end:
                 break
-            now = time.perf_counter()
             if preempt and pending and not stop.is_set():
                 # earlier work waits: a worker on a later part gives it all back
                 head = pending[0][0]
@@ -392,8 +432,9 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                     if pieces[pid].key > head and w not in returning:
                         back[w] += 1
                         returning.add(w)
-            if share and not pending and asking is None and not stop.is_set() \
-                    and now >= ask_after and (idle or now >= reserve_after):
+            if share and (not pending or held is not None) and asking is None \
+                    and not stop.is_set() and now >= ask_after \
+                    and (idle or now >= reserve_after):
                 # the earliest busy worker, please give the later part of your
                 # work: to an idle worker, or kept in reserve (no wait then)
                 w = min(running, key=lambda w: pieces[running[w]].key)
@@ -401,9 +442,15 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                 asking = w
                 if not idle:
                     reserve_after = now + _RESERVE_S
+            timeout = 0.05
+            if share and idle and (not pending or held is not None) and asking is None \
+                    and not stop.is_set():
+                timeout = min(timeout, max(0.0, ask_after - now))  # ask again then, not later
+            if held is not None:
+                timeout = min(timeout, max(0.0, held + _HOLD_S - now))
             ready = mp_connection.wait([*(conns[w] for w in running), *(procs[w].sentinel
                                                                        for w in running)],
-                                       timeout=0.05)
+                                       timeout=timeout)
             results = False
             for w in list(running):
                 if conns[w] not in ready:
@@ -421,6 +468,7 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
                         ask_after = time.perf_counter() + 0.002
                     else:
                         given_away += 1
+                        pieces[task].cut = True
                         add(key, pieces[task].group, sub)
                 else:
                     _, task, sols, finished, sub_stats, cpu = msg

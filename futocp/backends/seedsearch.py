@@ -85,11 +85,13 @@ first-solution search starts from the root alone. The pool hands the parts
 out in search order; whenever a worker is idle and nothing is queued, a busy
 run gives away the later part of what it has left (:func:`run_search` with
 ``share``: it keeps the subtree below the deepest level whose current child
-has already taken ``_KEEP`` tests -- likely as much again -- and gives every
-later candidate of that level and the levels above it, as a prefix and one
-window of candidate indices per level; a run younger than that gives nothing
-yet). With a limit, a worker on a later part gives all of it back when
-earlier work waits. So both workers stay busy to the end and close together
+has already taken about ``_KEEP`` tests -- likely as much again -- and
+gives every later candidate of that level and the levels above it, as a
+prefix and one window of candidate indices per level; a run that has not yet
+taken ``_KEEP`` tests answers as soon as it has). With a limit, a worker on
+a later part gives all of it back when earlier work waits, and an idle worker
+waits a little for the earliest run's later part rather than search a far
+one. So both workers stay busy to the end and close together
 in search order, however unequal the subtrees. Answers
 are the sequential ones: the solutions in search order (an enumeration's
 in the same order; with a limit, the first ``limit`` in search order -- a
@@ -634,11 +636,27 @@ def _cut_level(depth0: int, d: int, pos: list[int], ends: list[int], entered: li
                tests: int) -> int:
     """Where a run at depth ``d`` cuts what it has left to give the later part
     away: the deepest level with candidates left whose current child has taken
-    ``_KEEP`` tests so far (the run keeps that child's subtree, likely as big
-    again); -1 when there is none (a young run gives nothing yet: parts
-    smaller than that would cost more to hand over than they save)."""
+    about ``_KEEP`` tests so far (the run keeps that child's subtree, likely as
+    big again); -1 when there is none, or when the run has taken fewer than
+    ``_KEEP`` tests (a young run gives nothing yet: parts smaller than that
+    would cost more to hand over than they save).
+
+    "About": all but 1/64 of it. A young run answers at its first poll past
+    ``_KEEP`` tests; the levels of its first descent were entered a few tests
+    after it started, and with the whole of ``_KEEP`` only the levels above
+    its start would qualify then: it would keep nearly all of its part (on
+    seed 17 of the 8x8 boards, the whole subtree of the first cell's value,
+    while the other worker searched the later values for nothing).
+
+    Example:
+        >>> _cut_level(0, 3, [2, 5, 1], [4, 5, 3], [0, 10, 20, _KEEP], _KEEP + 20)
+        0
+    """
+    if tests < _KEEP:
+        return -1
+    keep = _KEEP - _KEEP // 64
     for j in range(d - 1, depth0 - 1, -1):
-        if pos[j] < ends[j] and tests - entered[j + 1] >= _KEEP:
+        if pos[j] < ends[j] and tests - entered[j + 1] >= keep:
             return j
     return -1
 
@@ -756,6 +774,7 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
         return True
 
     tests = successes = dead_ends = 0
+    wanting = False  # a request for work not answered yet
     every = _CHECK_EVERY_COSTLY if mrv else _CHECK_EVERY
     check = every
     d = jc
@@ -783,12 +802,11 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                                     tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
                         tests -= 1  # c is tested where it went
                         return True
-                    if share is not None and share.wanted():
+                    if share is not None and (wanting or share.wanted()):
                         pos[d], ends[d] = i, lim
                         cut = _cut_level(depth0, d, pos, ends, entered, tests)
-                        if cut < 0:
-                            share.give(None)
-                        else:
+                        wanting = cut < 0  # nothing to give yet: as soon as there is
+                        if cut >= 0:
                             key = (*(val[path[k]] for k in range(cut)),
                                    candidates[path[cut]][pos[cut]])
                             share.give(key, (tuple((path[k], val[path[k]]) for k in range(cut)),
@@ -876,6 +894,7 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
         return True
 
     tests = successes = dead_ends = 0
+    wanting = False  # a request for work not answered yet
     check = _CHECK_EVERY_COSTLY
     d = jc
     v = walk[d]
@@ -903,12 +922,11 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
                                     tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
                         tests -= 1  # c is tested where it went
                         return True
-                    if share is not None and share.wanted():
+                    if share is not None and (wanting or share.wanted()):
                         pos[d], ends[d], stack_cands[d] = i, lim, cands
                         cut = _cut_level(depth0, d, pos, ends, entered, tests)
-                        if cut < 0:
-                            share.give(None)
-                        else:
+                        wanting = cut < 0  # nothing to give yet: as soon as there is
+                        if cut >= 0:
                             key = (*(val[walk[k]] for k in range(cut)),
                                    stack_cands[cut][pos[cut]])
                             share.give(key, (tuple((walk[k], val[walk[k]]) for k in range(cut)),
