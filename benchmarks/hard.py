@@ -86,9 +86,10 @@ DEFAULT_RULE: dict[str, Any] = {
     "members": [{"backend": "listcolor"}, {"backend": "sat"}, {"backend": "cpsat"}],
     "why": "larger boards of other families: listcolor first (fastest on Futoshiki and "
            "Killer), sat beside it (best on the hard mid-size QWH)"}
-MEMORY_MB = 3000.0
-"""Memory cap of every run's process (the pairwise CNF of an empty order-100 square
-does not fit: such a run is an ``error``)."""
+MEMORY_MB = 6000.0
+"""Memory cap of every run's process (a run past it is an ``error``): listcolor's dive
+through the empty order-100 square keeps one 480 KB copy of the lists per level,
+4.4 GB in all; sat's CNF of that square does not fit."""
 #: The QWH buckets of the measured rules: orders (bounds included) x hole density
 #: (holes / cells: below 0.9, a QWH instance; from 0.9, a (nearly) empty square).
 BUCKETS = tuple((lo, hi, dense) for lo, hi in ((1, 35), (36, 45), (46, 55), (56, 1000))
