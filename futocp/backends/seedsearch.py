@@ -661,6 +661,33 @@ def _cut_level(depth0: int, d: int, pos: list[int], ends: list[int], entered: li
     return -1
 
 
+def _give_all(share: Share, depth0: int, d: int, c: int, pos: list[int], ends: list[int],
+              path: Sequence[int], val: Sequence[int]) -> None:
+    """Give back everything a run at depth ``d`` has left, from candidate ``c`` on
+    (``pos``/``ends`` already set for level ``d``): earlier work waits."""
+    share.give((*(val[path[k]] for k in range(d)), c),
+               (tuple((path[k], val[path[k]]) for k in range(d)),
+                tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
+
+
+def _give_later_part(share: Share, depth0: int, d: int, pos: list[int], ends: list[int],
+                     entered: list[int], tests: int, path: Sequence[int], val: Sequence[int],
+                     level_candidates: Callable[[int], Sequence[int]]) -> bool:
+    """Answer a request for work: give the later part of what a run at depth ``d``
+    has left, past its cut (:func:`_cut_level`; ``pos``/``ends`` already set for
+    level ``d``), and narrow the kept windows to it. False when the run has
+    nothing to give yet (it answers at a later poll)."""
+    cut = _cut_level(depth0, d, pos, ends, entered, tests)
+    if cut < 0:
+        return False
+    key = (*(val[path[k]] for k in range(cut)), level_candidates(cut)[pos[cut]])
+    share.give(key, (tuple((path[k], val[path[k]]) for k in range(cut)),
+                     _windows(pos, ends, depth0, cut)))
+    for k in range(depth0, cut + 1):
+        ends[k] = pos[k]
+    return True
+
+
 def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                   leaf: Callable[[list[int], list[int]], bool],
                   interrupted: Callable[[], bool], counters: dict[str, int],
@@ -797,23 +824,16 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                         return False
                     if share is not None and share.returned():  # all of it, from c on
                         pos[d], ends[d] = i - 1, lim
-                        share.give((*(val[path[k]] for k in range(d)), c),
-                                   (tuple((path[k], val[path[k]]) for k in range(d)),
-                                    tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
+                        _give_all(share, depth0, d, c, pos, ends, path, val)
                         tests -= 1  # c is tested where it went
                         return True
                     if share is not None and (wanting or share.wanted()):
                         pos[d], ends[d] = i, lim
-                        cut = _cut_level(depth0, d, pos, ends, entered, tests)
-                        wanting = cut < 0  # nothing to give yet: as soon as there is
-                        if cut >= 0:
-                            key = (*(val[path[k]] for k in range(cut)),
-                                   candidates[path[cut]][pos[cut]])
-                            share.give(key, (tuple((path[k], val[path[k]]) for k in range(cut)),
-                                             _windows(pos, ends, depth0, cut)))
-                            for k in range(depth0, cut + 1):
-                                ends[k] = pos[k]
-                            lim = ends[d]
+                        # nothing to give yet: answer as soon as there is
+                        wanting = not _give_later_part(
+                            share, depth0, d, pos, ends, entered, tests, path, val,
+                            lambda j: candidates[path[j]])
+                        lim = ends[d]
                 if not safe(v, c):
                     continue
                 successes += 1
@@ -917,23 +937,16 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
                     if share is not None and share.returned():  # all of it, from c on
                         pos[d], ends[d] = i - 1, lim
                         stack_cands[d] = cands
-                        share.give((*(val[walk[k]] for k in range(d)), c),
-                                   (tuple((walk[k], val[walk[k]]) for k in range(d)),
-                                    tuple((pos[k], ends[k]) for k in range(depth0, d + 1))))
+                        _give_all(share, depth0, d, c, pos, ends, walk, val)
                         tests -= 1  # c is tested where it went
                         return True
                     if share is not None and (wanting or share.wanted()):
                         pos[d], ends[d], stack_cands[d] = i, lim, cands
-                        cut = _cut_level(depth0, d, pos, ends, entered, tests)
-                        wanting = cut < 0  # nothing to give yet: as soon as there is
-                        if cut >= 0:
-                            key = (*(val[walk[k]] for k in range(cut)),
-                                   stack_cands[cut][pos[cut]])
-                            share.give(key, (tuple((walk[k], val[walk[k]]) for k in range(cut)),
-                                             _windows(pos, ends, depth0, cut)))
-                            for k in range(depth0, cut + 1):
-                                ends[k] = pos[k]
-                            lim = ends[d]
+                        # nothing to give yet: answer as soon as there is
+                        wanting = not _give_later_part(
+                            share, depth0, d, pos, ends, entered, tests, walk, val,
+                            stack_cands.__getitem__)
+                        lim = ends[d]
                 mark = len(trail)
                 if given[v] < 0:
                     val[v] = c
