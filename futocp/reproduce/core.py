@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["VERDICTS", "Row", "Reproduction", "register", "REPRODUCTIONS", "get_reproduction",
-           "experiments_dir", "paper_table", "quartiles", "mean_std", "compare_value",
+           "experiments_dir", "paper_table", "quartiles", "rounded", "rounded_quartiles",
+           "mean_std", "compare_value",
            "compare_range", "combine_verdicts", "load_config", "config_path", "save_figure"]
 
 #: The verdicts a row can get.
@@ -255,6 +256,17 @@ def quartiles(values: Iterable[Any]) -> dict[str, Any]:
         return {"median": math.nan, "q1": math.nan, "q3": math.nan, "n": 0}
     return {"median": _quantile(xs, 0.5), "q1": _quantile(xs, 0.25), "q3": _quantile(xs, 0.75),
             "n": len(xs)}
+
+
+def rounded(x: Any, digits: int = 3) -> Any:
+    """``x`` rounded to ``digits`` when it is a finite float; anything else as it is
+    (an int, inf for a censored value, NaN, None)."""
+    return round(x, digits) if isinstance(x, float) and math.isfinite(x) else x
+
+
+def rounded_quartiles(values: Iterable[Any], digits: int = 3) -> dict[str, Any]:
+    """:func:`quartiles`, each :func:`rounded` (inf, a run stopped by its limit, kept)."""
+    return {k: rounded(v, digits) for k, v in quartiles(values).items()}
 
 
 def mean_std(values: Iterable[Any]) -> dict[str, Any]:

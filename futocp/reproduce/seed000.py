@@ -39,6 +39,7 @@ from .core import (
     paper_table,
     quartiles,
     register,
+    rounded_quartiles,
     save_figure,
 )
 
@@ -146,17 +147,10 @@ def _checks(n: int, g: pd.DataFrame) -> int:
     return bad
 
 
-def _r(x: float, digits: int = 3) -> float | None:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return None
-    if math.isinf(x):
-        return math.inf
-    return round(x, digits)
-
-
 def _q(values: Any, digits: int = 3) -> dict[str, Any]:
-    q = quartiles(values)
-    return {k: (_r(v, digits) if k != "n" else v) for k, v in q.items()}
+    """:func:`rounded_quartiles`, NaN (no values) as None."""
+    return {k: None if isinstance(v, float) and math.isnan(v) else v
+            for k, v in rounded_quartiles(values, digits).items()}
 
 
 def _limit_note(stopped: int, total: int, limit: Any) -> str:

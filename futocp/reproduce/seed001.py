@@ -28,7 +28,17 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .core import Reproduction, Row, load_config, mean_std, paper_table, quartiles, register
+from .core import (
+    Reproduction,
+    Row,
+    load_config,
+    mean_std,
+    paper_table,
+    quartiles,
+    register,
+    rounded,
+    rounded_quartiles,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,15 +81,6 @@ def paper_domains() -> dict[int, dict[str, Any]]:
                           "mean_domain": sum(len(d) for d in doms.values()) / len(doms),
                           "singletons": len(singles), "arc_consistent": consistent}
     return out
-
-
-def _r(x: Any, digits: int = 4) -> Any:
-    return round(x, digits) if isinstance(x, float) and math.isfinite(x) else x
-
-
-def _rq(values: list[float], digits: int = 4) -> dict[str, Any]:
-    """Quartiles (``median, q1, q3, n``), rounded; inf (a run stopped by its limit) kept."""
-    return {k: _r(v, digits) for k, v in quartiles(values).items()}
 
 
 # ------------------------------------------------------------------ search
@@ -125,7 +126,8 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
         ratios[n] = ratio
         ok = fc_le == len(both) and fc_only_fails == 0
         rows.append(Row({"measure": "moves", "size": n}, {"claim": claims["moves"]},
-                        {"BT": _rq(bt_moves, 1), "FC": _rq(fc_moves, 1), "BT/FC": _r(ratio, 2),
+                        {"BT": rounded_quartiles(bt_moves, 1),
+                         "FC": rounded_quartiles(fc_moves, 1), "BT/FC": rounded(ratio, 2),
                          "FC <= BT": f"{fc_le}/{len(both)}"},
                         "agrees" if ok else "differs",
                         "moves = assignments; BT/FC = median over the instances both solved; "
@@ -139,8 +141,8 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
         else:
             v_time = "agrees" if fc_med <= SIMILAR_TIME * bt_med else "differs"
         rows.append(Row({"measure": "time (s)", "size": n}, {"claim": claims["time"]},
-                        {"BT": _rq(bt_t), "FC": _rq(fc_t),
-                         "BT/FC": _r(bt_med / fc_med, 2)
+                        {"BT": rounded_quartiles(bt_t, 4), "FC": rounded_quartiles(fc_t, 4),
+                         "BT/FC": rounded(bt_med / fc_med, 2)
                          if math.isfinite(bt_med) and 0 < fc_med < math.inf else None},
                         v_time,
                         f"Python on this machine (the paper's are unknown); agrees = FC's "
@@ -162,12 +164,12 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
         grows = ratios[hi] > ratios[lo]
         rows.append(Row({"measure": "trend", "size": f"{lo}-{hi}"},
                         {"claim": claims["moves"]},
-                        {"BT/FC": ", ".join(f"n={k}: {_r(v, 2)}" for k, v in ratios.items())},
+                        {"BT/FC": ", ".join(f"n={k}: {rounded(v, 2)}" for k, v in ratios.items())},
                         "agrees" if grows else "differs",
                         "median over the instances of BT moves / FC moves, by size"))
     for case, dom in domains.items():
         rows.append(Row({"measure": "Appendix A domains", "size": dom["size"]},
-                        {"test case": case, "mean domain": _r(dom["mean_domain"], 2),
+                        {"test case": case, "mean domain": rounded(dom["mean_domain"], 2),
                          "singletons": dom["singletons"]},
                         {"arc consistent": dom["arc_consistent"]},
                         "agrees" if dom["arc_consistent"] else "differs",
@@ -196,9 +198,9 @@ def _ac3_row(runs: pd.DataFrame, n: int, paper: Any, domains: dict[int, dict[str
     decided = sum(v == n * n * (n - 1) for v in removed)
     arcs = difference_arcs(n)
     rev = quartiles(revisions)
-    ours = {"decided": f"{decided}/{len(removed)}", "revisions": _rq(revisions, 1),
-            "revisions per arc": _r(rev["median"] / arcs, 2) if rev["n"] else None,
-            "mean domain": _rq([n - v / (n * n) for v in removed], 2)}
+    ours = {"decided": f"{decided}/{len(removed)}", "revisions": rounded_quartiles(revisions, 1),
+            "revisions per arc": rounded(rev["median"] / arcs, 2) if rev["n"] else None,
+            "mean domain": rounded_quartiles([n - v / (n * n) for v in removed], 2)}
     mostly_open = bool(removed) and decided * 2 < len(removed)
     key = {"measure": "AC-3 alone", "size": n}
     if paper is None:
@@ -208,8 +210,8 @@ def _ac3_row(runs: pd.DataFrame, n: int, paper: Any, domains: dict[int, dict[str
     dom = next((d for d in domains.values() if d["size"] == n), None)
     paper_row = {"decided": f"0/1 (test case {int(paper['test_case'])})",
                  "revisions": int(paper["revisions"]),
-                 "revisions per arc": _r(int(paper["revisions"]) / arcs, 2),
-                 "mean domain": _r(dom["mean_domain"], 2) if dom else None,
+                 "revisions per arc": rounded(int(paper["revisions"]) / arcs, 2),
+                 "mean domain": rounded(dom["mean_domain"], 2) if dom else None,
                  "time (s)": float(paper["time_s"])}
     ratio = rev["median"] / int(paper["revisions"]) if rev["n"] else math.nan
     same_scale = 0.5 <= ratio <= 2.0
@@ -335,7 +337,7 @@ def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[Row]:
         verdict = "agrees" if proportions_agree(rate, PAPER_SA_RUNS, k, n) else "differs"
         rows.append(Row({**key, "measure": "success rate"},
                         {"success %": float(p["success_rate_pct"])},
-                        {"success %": _r(100 * k / n, 1), "solved": f"{k}/{n}",
+                        {"success %": rounded(100 * k / n, 1), "solved": f"{k}/{n}",
                          "per puzzle": per_puzzle, "move cap": opts.get("moves"),
                          "failed: lowest energy": _energies(sub[sub["status"] != "sat"])},
                         "not comparable" if quick else verdict,
@@ -348,10 +350,10 @@ def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[Row]:
         t0 = float(opts.get("t0", p["t0"]))
         rows.append(Row({**key, "measure": "moves to a solution"},
                         {"moves": int(p["mean_moves"]),
-                         "T at the mean": _r(float(p["t0"]) * (1 - float(p["cooling"]))
+                         "T at the mean": rounded(float(p["t0"]) * (1 - float(p["cooling"]))
                                              ** float(p["mean_moves"]), 2)},
-                        {"moves": {k2: _r(v, 0) for k2, v in ms.items()},
-                         "T at the mean": _r(t0 * (1 - cooling) ** ms["mean"], 3)
+                        {"moves": {k2: rounded(v, 0) for k2, v in ms.items()},
+                         "T at the mean": rounded(t0 * (1 - cooling) ** ms["mean"], 3)
                          if ms["n"] else None},
                         "not comparable" if quick or not ms["n"]
                         else ("agrees" if 0.5 <= ratio <= 2.0 else "differs"),
@@ -361,7 +363,8 @@ def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[Row]:
         us_per_move = [1e6 * t / m for t, m in zip(secs, moves, strict=True) if m > 0]
         rows.append(Row({**key, "measure": "time"},
                         {"time (s)": float(p["run_time_s"])},
-                        {"time (s)": _rq(secs, 3), "us per move": _rq(us_per_move, 2)},
+                        {"time (s)": rounded_quartiles(secs, 3),
+                         "us per move": rounded_quartiles(us_per_move, 2)},
                         "not comparable",
                         "the paper's program is C++ on unknown hardware; ours is Python"))
     return rows + _trace_rows(traced, runs)
@@ -439,8 +442,8 @@ def _trace_rows(traced: pd.DataFrame, plain: pd.DataFrame) -> list[Row]:
                                         "plot only, rising to the maximum energy"},
                         {"traced runs": len(sub),
                          "solved": f"{int((sub['status'] == 'sat').sum())}/{len(sub)}",
-                         "energy at the start": _rq([float(x) for x in starts], 0),
-                         "moves to E <= 2": _rq(near, 0),
+                         "energy at the start": rounded_quartiles([float(x) for x in starts], 0),
+                         "moves to E <= 2": rounded_quartiles(near, 0),
                          "same walk as the untraced run": f"{same}/{len(sub)}"},
                         "not comparable",
                         "see the figure: the paper's curves plot its own, unpublished energy "

@@ -43,7 +43,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..backends.genetic import PARAMETER_GRID
-from .core import Reproduction, Row, load_config, mean_std, paper_table, quartiles, register
+from .core import (
+    Reproduction,
+    Row,
+    load_config,
+    mean_std,
+    paper_table,
+    quartiles,
+    register,
+    rounded,
+    rounded_quartiles,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -186,15 +196,6 @@ def _within_running(paper: float | None, paper_std: float, paper_runs: int,
     return "agrees" if abs(ours - paper) <= 2 * se else "differs"
 
 
-def _r(x: Any, digits: int = 3) -> Any:
-    return round(x, digits) if isinstance(x, float) and math.isfinite(x) else x
-
-
-def _rq(values: list[float]) -> dict[str, Any]:
-    """Quartiles (``median, q1, q3, n``), rounded."""
-    return {k: _r(v, 1) for k, v in quartiles(values).items()}
-
-
 def compare(runs: pd.DataFrame, quick: bool) -> list[Row]:
     """One row per (table, combination) that was run, then one summary row per table."""
     paper = paper_table(PAPER_CSV)
@@ -235,11 +236,12 @@ def compare(runs: pd.DataFrame, quick: bool) -> list[Row]:
             if ours["stopped"]:
                 note = (note + "; " if note else "") + \
                     f"{len(ours['stopped'])} run(s) stopped by the time limit, left out"
-            ours_row = {"per-combination mean": _r(per["mean"]), "running mean": _r(cum["mean"]),
-                        "running std": _r(cum["std"]), "generations": _rq(ours["gens"]),
+            ours_row = {"per-combination mean": rounded(per["mean"]),
+                        "running mean": rounded(cum["mean"]), "running std": rounded(cum["std"]),
+                        "generations": rounded_quartiles(ours["gens"], 1),
                         "solved": f"{int(sum(ours['solved']))}/{per['n']}",
                         "running verdict": v_cum}
-            paper_row = {"per-combination mean": _r(p_rec), "running mean": printed[i],
+            paper_row = {"per-combination mean": rounded(p_rec), "running mean": printed[i],
                          "running std": float(prow["gen_std"])}
             if quick:
                 v_per, note = "not comparable", "quick run: a generation cap of 300, 2 puzzles"
@@ -281,13 +283,13 @@ def _summary_row(table: int, family: str, missing: int, ptab: pd.DataFrame,
     if stopped:
         note = (note + "; " if note else "") + \
             f"{stopped} run(s) stopped by the time limit, left out"
-    ours = {"running mean": _r(total["mean"]), "running std": _r(total["std"]),
-            "generations": _rq(gens), "solved": f"{int(solved)}/{total['n']}",
+    ours = {"running mean": rounded(total["mean"]), "running std": rounded(total["std"]),
+            "generations": rounded_quartiles(gens, 1), "solved": f"{int(solved)}/{total['n']}",
             "at the cap": sum(1 for v in ours_by_combo.values()
                               for ok in v["solved"] if not ok),
             "solved at the start": sum(g == 0 for g in gens),
             "max generations": max(gens) if gens else None,
-            "time mean s": _r(mean_std([t for v in ours_by_combo.values()
+            "time mean s": rounded(mean_std([t for v in ours_by_combo.values()
                                         for t in v["time"]])["mean"], 4)}
     if ours["at the cap"] and not quick:
         note = (note + "; " if note else "") + (
@@ -331,7 +333,7 @@ def _groups_by_missing() -> dict[tuple[str, int], str]:
 def _bt_ours(bt: pd.DataFrame) -> dict[str, Any]:
     """Our backtracking runs on some puzzles: solved, time, explored nodes, backtracks."""
     def q(column: str, digits: int) -> dict[str, Any]:
-        return {k: _r(v, digits) for k, v in quartiles(list(bt[column])).items()}
+        return rounded_quartiles(list(bt[column]), digits)
 
     return {"solved": f"{int((bt['status'] == 'sat').sum())}/{len(bt)}",
             "BT time (s)": q("solve_s", 6), "explored nodes": q("explored_nodes", 1),
@@ -374,7 +376,7 @@ def compare_backtracking(runs: pd.DataFrame, quick: bool) -> list[Row]:
                  (f"{bt_s:g} ({p['bt_text']})" if bt_s is not None else str(p["bt_text"])),
                  "best GA time (s)": ga_s,
                  "GA/BT": None if ga_s is None or bt_s is None else
-                 (_r(ga_s / bt_s, 0) if bt_s > 0 else f"> {ga_s / TIMER_S:.0f} (BT under a tick)")}
+                 (rounded(ga_s / bt_s, 0) if bt_s > 0 else f"> {ga_s / TIMER_S:.0f} (BT under a tick)")}
         if missing >= 81:  # the empty Nonomino graph: not a puzzle of the tables
             mine = bt[bt["family"] == family] if "family" in bt else bt.iloc[0:0]
             rows.append(Row(key, paper, {"on Tables 5-7's puzzles": _bt_ours(mine)}
@@ -394,9 +396,9 @@ def compare_backtracking(runs: pd.DataFrame, quick: bool) -> list[Row]:
         ours = _bt_ours(mine)
         ga_best, per_gen = _ga_times(runs, group)
         bt_med = ours["BT time (s)"]["median"]
-        ours["best GA time (s)"] = _r(ga_best, 4)
-        ours["GA s/generation (pop 10)"] = _r(per_gen, 4)
-        ours["GA/BT"] = _r(ga_best / bt_med, 0) if bt_med and math.isfinite(ga_best) else None
+        ours["best GA time (s)"] = rounded(ga_best, 4)
+        ours["GA s/generation (pop 10)"] = rounded(per_gen, 4)
+        ours["GA/BT"] = rounded(ga_best / bt_med, 0) if bt_med and math.isfinite(ga_best) else None
         instant = (mine["status"] == "sat").all() and bt_med < TIMER_S
         note = ("" if ours_missing == missing else
                 f"our nearest puzzles: {ours_missing} missing values (group {group}); ") + (

@@ -28,8 +28,8 @@ from .core import (
     compare_range,
     load_config,
     paper_table,
-    quartiles,
     register,
+    rounded_quartiles,
     save_figure,
 )
 
@@ -77,11 +77,6 @@ def per_instance(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _q(values: Any, digits: int = 3) -> dict[str, Any]:
-    q = quartiles(values)
-    return {k: (round(v, digits) if k != "n" and math.isfinite(v) else v) for k, v in q.items()}
-
-
 def compare_parallel(df: pd.DataFrame, quick: bool) -> list[Row]:
     """Per size: the paper's Tables 1.1-1.3 beside our times, nodes and speed-ups."""
     seq = paper_table("seed-004-table1-1.csv").set_index("n")
@@ -100,11 +95,12 @@ def compare_parallel(df: pd.DataFrame, quick: bool) -> list[Row]:
         if g.empty:
             rows.append(Row({"n": int(n)}, paper, {}, "not comparable", "not run"))
             continue
-        ours: dict[str, Any] = {"seq_us": _q(1000 * g["seq_ms"], 0),
-                                "par_us": _q(1000 * g["par_ms"], 0),
-                                "speedup": _q(g["speedup"], 4),
-                                "throughput": _q(g["throughput"], 3), "seq_nodes": _q(g["seq_nodes"], 0),
-                "par_nodes": _q(g["par_nodes"], 0), "instances": len(g),
+        ours: dict[str, Any] = {"seq_us": rounded_quartiles(1000 * g["seq_ms"], 0),
+                                "par_us": rounded_quartiles(1000 * g["par_ms"], 0),
+                                "speedup": rounded_quartiles(g["speedup"], 4),
+                                "throughput": rounded_quartiles(g["throughput"], 3),
+                                "seq_nodes": rounded_quartiles(g["seq_nodes"], 0),
+                "par_nodes": rounded_quartiles(g["par_nodes"], 0), "instances": len(g),
                 "stopped": int(g[["seq_stopped", "par_stopped"]].fillna(0).to_numpy().sum())}
         notes = []
         if "speedup" in paper:
