@@ -45,8 +45,9 @@ LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]\n"
     for i in range(9)) + "kind: futoshiki\nsize: *j\n"
 
-# (file name, content, what the message says, (line, column) or None when not applicable)
-HOSTILE: list[tuple[str, str | bytes, str, tuple[int, int] | None]] = [
+# (file name, content, what the message says or None when a library words it, (line, column)
+# or None when not applicable)
+HOSTILE: list[tuple[str, str | bytes, str | None, tuple[int, int] | None]] = [
     # sizes and counts, checked before anything is allocated
     ("cells.json", '{"kind": "board", "cells": 1000000000, "labels": [1], "asterisms": []}',
      "cells are more than futocp holds", (1, 28)),
@@ -71,7 +72,10 @@ HOSTILE: list[tuple[str, str | bytes, str, tuple[int, int] | None]] = [
     ("deep.json", "[" * 100_000 + "]" * 100_000, "nesting deeper than 100 levels", (1, 101)),
     ("deep-key.json", '{"kind": "board", "cells": ' + "[" * 100_000 + "]" * 100_000 + "}",
      "nesting deeper than 100 levels", (1, 127)),
-    ("deep.yaml", "[" * 50_000 + "]" * 50_000, "nesting deeper than 100 levels", (1, 101)),
+    # PyYAML >= 6.0.4 refuses deep flow nesting in its scanner, before futocp's own walk sees
+    # depth 101: whose wording answers is the library's business; the behaviour is checked
+    ("deep.yaml", "[" * 50_000 + "]" * 50_000, None, None),
+    ("deep150.yaml", "[" * 150 + "]" * 150, "nesting deeper than 100 levels", (1, 101)),
     ("deep-block.yaml", "kind: board\ncells:\n" + "".join(" " * i + "- \n" for i in range(150)),
      "nesting deeper than 100 levels", None),
     ("int.json", '{"kind": "futoshiki", "size": 2, "givens": [[' + BIG + ', 0], [0, 0]]}',
@@ -200,13 +204,13 @@ def _refusal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
 @pytest.mark.parametrize("name, content, message, where", HOSTILE, ids=[c[0] for c in HOSTILE])
 def test_hostile_file_is_one_line_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                             memory_ceiling: None, name: str,
-                                            content: str | bytes, message: str,
+                                            content: str | bytes, message: str | None,
                                             where: tuple[int, int] | None) -> None:
     path = _write(tmp_path, name, content)
     line = _refusal(capsys, ["show", path])
     prefix = f"futocp: error: {path}:" + ("" if where is None else f"{where[0]}:{where[1]}:")
     assert line.startswith(prefix), line[:300]
-    assert message in line, line[:300]
+    assert message is None or message in line, line[:300]
     assert len(line) < 600, line[:300]  # excerpts, never whole values
 
 
@@ -219,7 +223,8 @@ def test_every_command_refuses_alike(tmp_path: Path, capsys: pytest.CaptureFixtu
     _, content, message, _ = next(c for c in HOSTILE if c[0] == name)
     path = _write(tmp_path, name, content)
     line = _refusal(capsys, command + [path])
-    assert line.startswith(f"futocp: error: {path}:") and message in line, line[:300]
+    assert line.startswith(f"futocp: error: {path}:"), line[:300]
+    assert message is None or message in line, line[:300]
 
 
 # ------------------------------------------------------------------ byte-order mark, detection
