@@ -59,7 +59,7 @@ bench: $(VENV)/.installed-dev
 
 # constraints.txt from the dev venv as it is (run after the suite passes with
 # new versions, and commit it on its own).
-constraints: $(VENV)/.installed-dev
+constraints: | $(BIN)/python
 	$(BIN)/python -m pip freeze --exclude-editable --exclude futocp | grep -v "^#" | LC_ALL=C sort -f > constraints.txt
 
 clean:
