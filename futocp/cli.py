@@ -7,7 +7,7 @@ and exit code 2; a finished run exits 0, a run stopped by its time limit 1
 (the full list: :data:`EXIT_CODES`, printed by ``futocp --help``).
 
 Mistyped sub-commands, options, backends and families get a "did you mean"
-(:mod:`difflib`); ``futocp help CMD`` prints a command's help; with the
+(:func:`futocp.errors.did_you_mean`); ``futocp help CMD`` prints a command's help; with the
 ``argcomplete`` package the shell completes commands, options, backends and
 families.
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import functools
 import json
 import os
@@ -26,7 +25,7 @@ import sys
 import time
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__, formats, textview
@@ -44,6 +43,7 @@ from .errors import (
     TimeLimitReached,
     UnsupportedError,
     UsageError,
+    did_you_mean,
 )
 from .export import EXPORTERS, decode, export
 from .families import get_family, list_families, parse_param_text
@@ -131,19 +131,6 @@ def _print_json(obj: Any) -> None:
 def _exit_code(result: Result) -> int:
     """0 when the search answered all it was asked, 1 when a time limit stopped it."""
     return EXIT_OK if result.finished else EXIT_UNKNOWN
-
-
-def did_you_mean(word: str, choices: Iterable[Any]) -> str:
-    """``"; did you mean 'x'?"`` for the closest of ``choices`` (:mod:`difflib`), or ``""``.
-
-    Example:
-        >>> did_you_mean("slove", ["solve", "show", "check"])
-        "; did you mean 'solve'?"
-        >>> did_you_mean("zzz", ["solve"])
-        ''
-    """
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 # ------------------------------------------------------------------ input
@@ -1601,15 +1588,7 @@ def _check_names(args: argparse.Namespace) -> None:
                          f"(known: {', '.join(REGISTRY)})")
     name = getattr(args, "family", None)
     if isinstance(name, str):
-        from .families import get_family
-
-        try:
-            get_family(name)
-        except UsageError:
-            fams = list_families()
-            names = [f.name for f in fams] + [a for f in fams for a in f.spec.get("aliases") or ()]
-            raise UsageError(f"unknown family {name!r}{did_you_mean(name, names)} (known: "
-                             f"{', '.join(f.name for f in fams)}; futocp families)") from None
+        get_family(name)  # an unknown name: "did you mean", and the known ones
 
 
 def _autocomplete(parser: argparse.ArgumentParser) -> None:

@@ -43,7 +43,7 @@ from typing import Any
 import yaml
 
 from .board import Board, Label, label_sort_key
-from .errors import BoardError, InputError, UsageError
+from .errors import BoardError, InputError, UsageError, did_you_mean
 from .relations import RELATIONS, Relation, get_kind
 
 __all__ = [
@@ -1004,7 +1004,9 @@ def get_family(name: str) -> Family:
     for fam in reg.values():
         if name in (fam.spec.get("aliases") or ()):
             return fam
-    raise UsageError(f"unknown family {name!r} (known: {', '.join(sorted(reg))})")
+    names = [*reg, *(a for fam in reg.values() for a in fam.spec.get("aliases") or ())]
+    raise UsageError(f"unknown family {name!r}{did_you_mean(name, names)} "
+                     f"(known: {', '.join(sorted(reg))})")
 
 
 # ------------------------------------------------------------------ constructors

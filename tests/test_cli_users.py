@@ -420,6 +420,63 @@ def test_did_you_mean_for_names(puzzle, capsys, argv, hint):
     assert hint in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("argv, hint", [
+    # names are exact; one that differs only in case is refused with its spelling
+    (["solve", "PUZZLE", "--backend", "CPSAT"], "unknown backend 'CPSAT'; did you mean 'cpsat'?"),
+    (["crosscheck", "PUZZLE", "--backends", "listcolor,CPSAT"], "did you mean 'cpsat'?"),
+    (["new", "Sudoku"], "unknown family 'Sudoku'; did you mean 'sudoku'?"),
+])
+def test_did_you_mean_for_case(puzzle, capsys, argv, hint):
+    assert main([puzzle if a == "PUZZLE" else a for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and err.count("\n") == 1
+
+
+def test_did_you_mean_for_a_format_in_another_case(puzzle, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["show", puzzle, "--format", "JSON"])
+    assert stop.value.code == 2
+    assert "did you mean 'json'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, text, hint, where", [
+    ("key.json", '{"kind": "futoshiki", "size": 2, "les": []}',
+     "unknown key 'les'; did you mean 'less'?", ":1:41:"),
+    ("kind.json", '{"kind": "futoshki", "size": 2}',
+     "unknown kind 'futoshki'; did you mean 'futoshiki'?", ":1:10:"),
+    ("kind.yaml", "kind: Futoshiki\nsize: 2\n", "did you mean 'futoshiki'?", ":1:7:"),
+    ("cage.json", '{"kind": "killer-sudoku", "size": 4, "cages": [{"sum": 3, "cels": [[0, 0]]}]}',
+     "unknown key 'cels' in a cage; did you mean 'cells'?", ":1:67:"),
+    ("directive.sudoku", "#! kind=sudoku-X\n1..4..3..2..4...\n",
+     "unknown family 'sudoku-X'; did you mean 'sudoku-x'?", ":1:9:"),
+])
+def test_did_you_mean_in_files(tmp_path, capsys, name, text, hint, where):
+    path = tmp_path / name
+    path.write_text(text)
+    assert main(["show", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and f"{path}{where}" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("entry, hint, where", [
+    ('instances:\n  - paths: "*.json"\nbackends: [cpsat]\n',
+     "instances[0]: unknown key 'paths' (did you mean 'path'?)", ":2:5:"),
+    ("instances:\n  - generate: {family: latin-square, size: 4, givens: 6}\nbackends: [CPSAT]\n",
+     "backends[0]: unknown backend 'CPSAT'; did you mean 'cpsat'?", ":3:12:"),
+    ("instances:\n  - generate: {family: latin-square, size: 4}\n"
+     "backends: [{name: sat}, {name: cpsta}]\n",
+     "backends[1]: unknown backend 'cpsta'; did you mean 'cpsat'?", ":3:32:"),
+    ("instances:\n  - generate: {famly: latin-square, size: 4}\nbackends: [sat]\n",
+     "unknown generate key 'famly'; did you mean 'family'?", ":2:15:"),
+])
+def test_did_you_mean_in_configs(tmp_path, capsys, entry, hint, where):
+    path = tmp_path / "study.yaml"
+    path.write_text(entry)
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and f"{path}{where}" in err and err.count("\n") == 1
+
+
 def test_one_version_everywhere(capsys):
     import futocp
     from futocp.experiments.runner import versions

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any, TypeGuard
 
 from ..board import Board
-from ..errors import BoardError, FutocpError
+from ..errors import BoardError, FutocpError, did_you_mean
 from ..families import (
     RelationError,
     check_relations,
@@ -73,7 +73,8 @@ def field(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], required
 def _check_keys(doc: dict[str, Any], allowed: set[str]) -> None:
     for key in doc:
         if key not in allowed:
-            raise SchemaError(f"unknown key {excerpt(key)} (allowed: {', '.join(sorted(allowed))})", (key,))
+            raise SchemaError(f"unknown key {excerpt(key)}{did_you_mean(key, sorted(allowed))} "
+                              f"(allowed: {', '.join(sorted(allowed))})", (key,))
 
 
 def _is_int(x: object) -> TypeGuard[int]:
@@ -177,12 +178,14 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
             else:
                 shown = "[r, c]" if grid else "cell"
                 form = "{" + "".join(f'"{p}": N, ' for p in spec.params) + f'"cells": [{shown}, ...]' + "}"
+                allowed = ("cells", *spec.params)
+                for extra in item if isinstance(item, dict) else ():
+                    if extra not in allowed:
+                        raise SchemaError(f"unknown key {excerpt(extra)} in a {kind}"
+                                          f"{did_you_mean(extra, allowed)} (allowed: "
+                                          f"{', '.join(allowed)})", path + (extra,))
                 if not isinstance(item, dict) or not isinstance(item.get("cells"), list):
                     raise SchemaError(f"each {key} item is {form}", path)
-                for extra in item:
-                    if extra != "cells" and extra not in spec.params:
-                        raise SchemaError(f"unknown key {excerpt(extra)} in a {kind} (allowed: cells, "
-                                          f"{', '.join(spec.params)})", path + (extra,))
                 params = {}
                 for name in spec.params:
                     if name not in item:
@@ -478,7 +481,8 @@ def from_data(doc: Any) -> Board:
     kind = field(doc, "kind", str)
     known = kinds()
     if kind not in known:
-        raise SchemaError(f"unknown kind {excerpt(kind)} (known: {', '.join(sorted(known))})", ("kind",))
+        raise SchemaError(f"unknown kind {excerpt(kind)}{did_you_mean(kind, sorted(known))} "
+                          f"(known: {', '.join(sorted(known))})", ("kind",))
     return known[kind][0](doc)
 
 
