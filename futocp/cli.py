@@ -77,6 +77,9 @@ EXIT_CODES: dict[int, str] = {
 
 #: Formats that hold several puzzles in one file (one puzzle a line, or two lines).
 COLLECTION_FORMATS = ("sudoku", "tatham", "jigsaw")
+# the line formats a --puzzle text is tried in, the strictest first (a jigsaw
+# puzzle's givens alone are a Sudoku line)
+_PUZZLE_SNIFFS = ("jigsaw", "tatham", "sudoku")
 
 DESCRIPTION = ("futocp: solve, cross-check, generate and draw Latin puzzles (Futoshiki, Sudoku, "
                "...).")
@@ -184,7 +187,7 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, Board]]:
         if args.file is not None:
             raise UsageError(f"give an instance file or --puzzle TEXT, not both ({args.file!r})")
         text = puzzle if puzzle.endswith("\n") else puzzle + "\n"
-        fmt = args.format or next((name for name in COLLECTION_FORMATS  # line formats first
+        fmt = args.format or next((name for name in _PUZZLE_SNIFFS  # line formats first
                                    if formats.FORMATS[name].sniff(text)), None)
         instances = _named("<puzzle>", formats.loads_many(text, fmt, "<puzzle>"))
     elif args.file is None:

@@ -332,6 +332,56 @@ def test_solve_reads_standard_input(monkeypatch, capsys):
     assert capsys.readouterr().err.startswith("futocp: error: <stdin>:2:16: the line has 15")
 
 
+def _one_error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err.strip()
+
+
+def test_a_collection_with_a_bad_fourth_line_is_named_by_line(tmp_path, capsys):
+    """Issue 21: three good Sudoku lines and a bad fourth were blamed on line 2 ('row has 76
+    cells', text art's words); now the fourth line is named, with what is wrong with it."""
+    lines = Path(TOP95).read_text().splitlines()[:4]
+    for name, bad, message in [
+            ("mixed.txt", lines[3][:80], ":4:81: the line has 80 characters, expected 81"),
+            ("mixed2.txt", lines[3][:80] + "x", ":4:81: 'x' is not a label of a 9x9 puzzle")]:
+        path = tmp_path / name
+        path.write_text("\n".join([*lines[:3], bad]) + "\n")
+        assert main(["show", str(path)]) == 2
+        assert _one_error_line(capsys).startswith(f"futocp: error: {path}{message}")
+
+
+@pytest.mark.parametrize("argv, stdin, message", [
+    (["show", "--puzzle", "4" + "." * 79], None,
+     "<puzzle>:1:81: the line has 80 characters; a Sudoku line has n*n (81 for 9x9)"),
+    (["show", "--puzzle", "1..4..3..2..4.."], None,
+     "<puzzle>:1:16: the line has 15 characters; a Sudoku line has n*n (16 for 4x4)"),
+    (["show", "--puzzle", ""], None, "<puzzle>: the input is empty"),
+    (["show", "-"], "", "<stdin>: the input is empty"),
+    (["show", "-"], "\n  \n", "<stdin>: the input is empty"),
+    (["solve", "-"], "# nothing yet\n", "<stdin>: only comments, no puzzle"),
+])
+def test_inline_and_standard_input_say_what_is_wrong(monkeypatch, capsys, argv, stdin, message):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(argv) == 2
+    assert _one_error_line(capsys) == f"futocp: error: {message}"
+
+
+@pytest.mark.parametrize("name", ["empty.txt", "empty.yaml", "empty", "empty.sudoku"])
+def test_an_empty_file_says_it_is_empty(tmp_path, capsys, name):
+    path = tmp_path / name
+    path.write_text("")
+    assert main(["show", str(path)]) == 2
+    assert _one_error_line(capsys) == f"futocp: error: {path}: the file is empty"
+
+
+def test_an_inline_jigsaw_is_not_taken_for_a_sudoku_line(capsys):
+    # the givens alone are a Sudoku line: the stricter jigsaw sniff goes first
+    assert main(["show", "--puzzle", "1..4..3..2..4... 1122112233443344"]) == 0
+    assert capsys.readouterr().out.startswith("jigsaw\n")
+
+
 def test_solve_puzzle_inline(capsys):
     assert main(["solve", "--puzzle", TATHAM_4, *LC, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

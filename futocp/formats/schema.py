@@ -39,7 +39,7 @@ from ..families import (
 from ..relations import RELATIONS, Relation
 from .limits import MAX_CELLS, MAX_GRID, bad_param, clip, excerpt
 
-__all__ = ["SchemaError", "kinds", "from_data", "to_data", "Path", "field", "grid_givens",
+__all__ = ["SchemaError", "a_type", "kinds", "from_data", "to_data", "Path", "field", "grid_givens",
            "family_reader", "write_family", "relation_keys"]
 
 Path = tuple[Any, ...]
@@ -55,6 +55,21 @@ class SchemaError(FutocpError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+_A = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
+      list: "a list", dict: "a mapping", type(None): "null"}
+
+
+def a_type(value: Any) -> str:
+    """What a value of a document is, as a user says it: ``a list``, ``a string``, ``null``.
+
+    Example:
+        >>> a_type(None), a_type([1]), a_type(str)
+        ('null', 'a list', 'a string')
+    """
+    kind = value if isinstance(value, type) else type(value)
+    return _A.get(kind, kind.__name__)
+
+
 def field(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], required: bool = True,
           default: Any = None) -> Any:
     """Fetch ``doc[key]`` and check its type (bool is never an int here)."""
@@ -65,8 +80,8 @@ def field(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], required
     value = doc[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        names = " or ".join(k.__name__ for k in kinds)
-        raise SchemaError(f"{key!r} must be {names}, got {type(value).__name__}", (key,))
+        names = " or ".join(map(a_type, kinds))
+        raise SchemaError(f"{key!r} must be {names}, got {a_type(value)}", (key,))
     return value
 
 
@@ -166,7 +181,7 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
         spec = RELATIONS[kind]
         value = doc[key]
         if not isinstance(value, list):
-            raise SchemaError(f"{key!r} must be a list, got {type(value).__name__}", (key,))
+            raise SchemaError(f"{key!r} must be a list, got {a_type(value)}", (key,))
         cell_text = "[r, c]" if grid else "a cell number"
         for i, item in enumerate(value):
             path: Path = (key, i)
@@ -477,7 +492,7 @@ def from_data(doc: Any) -> Board:
         SchemaError: with the path of the offending item.
     """
     if not isinstance(doc, dict):
-        raise SchemaError(f"the document must be a mapping with a 'kind', got {type(doc).__name__}")
+        raise SchemaError(f"the document must be a mapping with a 'kind', got {a_type(doc)}")
     kind = field(doc, "kind", str)
     known = kinds()
     if kind not in known:
