@@ -527,6 +527,38 @@ def test_did_you_mean_in_configs(tmp_path, capsys, entry, hint, where):
     assert hint in err and f"{path}{where}" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("argv", [
+    ["new", "futoshiki", "--size", "3"],
+    ["generate", "--family", "latin-square", "--size", "3", "--givens", "2", "--seed", "1"],
+])
+def test_the_output_format_is_to_everywhere(capsys, argv):
+    """Issue 21: --format names the input format; generate and new wrote their output with
+    it. Now --to, as solve, convert, export and minimize; the old spelling works for one
+    release, with a note."""
+    assert main([*argv, "--to", "tatham"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("3:") and err == ""
+    assert main([*argv, "--format", "tatham"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("3:") and "output format of" in err and "is --to" in err
+    assert main([*argv, "--format", "tatham", "--to", "json"]) == 2
+    assert "give --to only" in capsys.readouterr().err
+    command = build_parser().command_parser(argv[0])
+    shown = command.format_help()
+    assert "--to {" in shown and "--format" not in shown
+
+
+def test_every_output_format_option_is_to():
+    """No command writes a puzzle file through --format, and --format is the input's."""
+    parser = build_parser()
+    for name in parser.subcommands():
+        for action in parser.command_parser(name)._actions:
+            if "--format" in action.option_strings and action.help != "==SUPPRESS==":
+                assert "input" in action.help or "file format" in action.help, (name, action.help)
+            if "--to" in action.option_strings:
+                assert "input" not in (action.help or ""), name
+
+
 def test_one_version_everywhere(capsys):
     import futocp
     from futocp.experiments.runner import versions
