@@ -753,3 +753,19 @@ def test_a_newly_registered_kind_is_read_and_written() -> None:
         assert (err.line, err.column) == (2, 12)
     finally:
         unregister("apart")
+
+
+def test_the_grade_describes_the_clues_it_was_read_with() -> None:
+    """A grade read with a puzzle is written back with it; a board whose clues change (a
+    solution, a clue fewer or more) has none, in every format that writes one."""
+    board = formats.loads("4de:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,\n", "tatham")
+    assert board.param_map["grade"] == "e"
+    assert formats.dumps(board, "tatham").startswith("4de:")
+    assert formats.dumps(board.with_clues(board.clues), "tatham").startswith("4de:")  # same clues
+    values = solve(board, backend="listcolor").solutions[0]
+    for derived in (board.solved(values), board.without_clue(board.clues[0][0]),
+                    board.with_clues([*board.clues, (1, values[1])])):
+        assert "grade" not in derived.param_map and derived.kind == board.kind
+        assert formats.dumps(derived, "tatham").startswith("4:")
+        assert "grade" not in json.loads(formats.dumps(derived, "json"))
+        assert "grade" not in formats.dumps(derived, "text").splitlines()[0]

@@ -45,7 +45,7 @@ import itertools
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..board import Board
@@ -161,9 +161,9 @@ def _base(kind: str, params: dict[str, str], n: int, source: str, number: int) -
 
 
 def _board(base: Board, cells: list[int | None], source: str, number: int) -> Board:
-    clues = [(c, v) for c, v in enumerate(cells) if v is not None]
-    try:
-        return base.with_clues(clues) if clues else base
+    clues = tuple((c, v) for c, v in enumerate(cells) if v is not None)
+    try:  # the clues of the puzzle read: a directive's parameters all stay
+        return replace(base, clues=clues) if clues else base
     except BoardError as exc:
         raise InputError(clip(str(exc)), source, number, 1) from None
 
