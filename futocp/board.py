@@ -32,9 +32,38 @@ from typing import Any
 from .errors import BoardError
 from .relations import Relation, get_kind
 
-__all__ = ["Board", "Label", "Relation", "label_sort_key"]
+__all__ = ["Board", "Label", "Relation", "label_sort_key", "declare_metadata", "metadata_keys"]
 
 Label = int | str
+
+_METADATA: dict[str, frozenset[str]] = {}
+
+
+def declare_metadata(kind: str, keys: Iterable[str]) -> None:
+    """Declare the parameters of boards of ``kind`` that describe the puzzle, not the board.
+
+    Tatham's ``grade`` rates a puzzle's clues: a board whose clues change
+    (:meth:`Board.with_clues`, :meth:`Board.without_clue`, :meth:`Board.solved`
+    -- a solution, a minimized or generated puzzle) no longer has it, so the copy
+    drops it. :mod:`futocp.families` declares the ``metadata: true`` parameters of
+    every family file.
+
+    Example:
+        >>> declare_metadata("demo", ["grade"])
+        >>> b = Board(2, ((0, 1),), (1, 2), kind="demo", params=(("grade", "k"),))
+        >>> b.with_clues({0: 1}).params, b.with_clues({}).params
+        ((), (('grade', 'k'),))
+        >>> declare_metadata("demo", [])
+    """
+    if keys := frozenset(keys):
+        _METADATA[kind] = keys
+    else:
+        _METADATA.pop(kind, None)
+
+
+def metadata_keys(kind: str) -> frozenset[str]:
+    """The parameters of boards of ``kind`` that describe the puzzle (:func:`declare_metadata`)."""
+    return _METADATA.get(kind, frozenset())
 
 
 def label_sort_key(label: Label) -> tuple[int, Any]:
@@ -283,19 +312,34 @@ class Board:
 
     # ------------------------------------------------------------- builders
     def with_clues(self, clues: Mapping[int, Label] | Iterable[tuple[int, Label]]) -> Board:
-        """A copy with these clues instead (the inscription is kept)."""
+        """A copy with these clues instead (the inscription is kept).
+
+        When the clues change, the parameters that describe the puzzle (its
+        ``grade``: :func:`declare_metadata`) are dropped, as by :meth:`without_clue`
+        and :meth:`solved`.
+        """
         items = clues.items() if isinstance(clues, Mapping) else clues
-        return replace(self, clues=tuple(items))
+        return self._with_clues(tuple(items))
 
     def without_clue(self, cell: int) -> Board:
-        """A copy with the clue on ``cell`` removed."""
+        """A copy with the clue on ``cell`` removed (and no :func:`metadata <declare_metadata>`
+        parameter when there was a clue)."""
         if cell in self.inscription:
             raise BoardError(f"cell {self._name(cell)} is in the inscription")
-        return replace(self, clues=tuple((c, v) for c, v in self.clues if c != cell))
+        return self._with_clues(tuple((c, v) for c, v in self.clues if c != cell))
 
     def solved(self, values: Sequence[Label]) -> Board:
-        """A copy whose clues are a full assignment (the inscription is kept)."""
-        return replace(self, clues=tuple(enumerate(values)))
+        """A copy whose clues are a full assignment (the inscription is kept), without the
+        :func:`metadata <declare_metadata>` parameters of the puzzle it solves."""
+        return self._with_clues(tuple(enumerate(values)))
+
+    def _with_clues(self, clues: tuple[tuple[int, Label], ...]) -> Board:
+        params = self.params
+        stale = metadata_keys(self.kind)
+        if stale and any(key in stale for key, _ in params) \
+                and tuple(sorted((int(c), v) for c, v in clues)) != self.clues:
+            params = tuple((key, value) for key, value in params if key not in stale)
+        return replace(self, clues=clues, params=params)
 
     # ------------------------------------------------------------ relations
     @property

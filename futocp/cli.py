@@ -7,7 +7,7 @@ and exit code 2; a finished run exits 0, a run stopped by its time limit 1
 (the full list: :data:`EXIT_CODES`, printed by ``futocp --help``).
 
 Mistyped sub-commands, options, backends and families get a "did you mean"
-(:mod:`difflib`); ``futocp help CMD`` prints a command's help; with the
+(:func:`futocp.errors.did_you_mean`); ``futocp help CMD`` prints a command's help; with the
 ``argcomplete`` package the shell completes commands, options, backends and
 families.
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import functools
 import json
 import os
@@ -26,7 +25,7 @@ import sys
 import time
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__, formats, textview
@@ -44,6 +43,7 @@ from .errors import (
     TimeLimitReached,
     UnsupportedError,
     UsageError,
+    did_you_mean,
 )
 from .export import EXPORTERS, decode, export
 from .families import get_family, list_families, parse_param_text
@@ -77,6 +77,9 @@ EXIT_CODES: dict[int, str] = {
 
 #: Formats that hold several puzzles in one file (one puzzle a line, or two lines).
 COLLECTION_FORMATS = ("sudoku", "tatham", "jigsaw")
+# the line formats a --puzzle text is tried in, the strictest first (a jigsaw
+# puzzle's givens alone are a Sudoku line)
+_PUZZLE_SNIFFS = ("jigsaw", "tatham", "sudoku")
 
 DESCRIPTION = ("futocp: solve, cross-check, generate and draw Latin puzzles (Futoshiki, Sudoku, "
                "...).")
@@ -133,19 +136,6 @@ def _exit_code(result: Result) -> int:
     return EXIT_OK if result.finished else EXIT_UNKNOWN
 
 
-def did_you_mean(word: str, choices: Iterable[Any]) -> str:
-    """``"; did you mean 'x'?"`` for the closest of ``choices`` (:mod:`difflib`), or ``""``.
-
-    Example:
-        >>> did_you_mean("slove", ["solve", "show", "check"])
-        "; did you mean 'solve'?"
-        >>> did_you_mean("zzz", ["solve"])
-        ''
-    """
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
 # ------------------------------------------------------------------ input
 def _named(source: str, boards: Sequence[Board]) -> list[tuple[str, Board]]:
     if len(boards) == 1:
@@ -197,7 +187,7 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, Board]]:
         if args.file is not None:
             raise UsageError(f"give an instance file or --puzzle TEXT, not both ({args.file!r})")
         text = puzzle if puzzle.endswith("\n") else puzzle + "\n"
-        fmt = args.format or next((name for name in COLLECTION_FORMATS  # line formats first
+        fmt = args.format or next((name for name in _PUZZLE_SNIFFS  # line formats first
                                    if formats.FORMATS[name].sniff(text)), None)
         instances = _named("<puzzle>", formats.loads_many(text, fmt, "<puzzle>"))
     elif args.file is None:
@@ -819,8 +809,32 @@ def cmd_generate(args: argparse.Namespace) -> int:
                      givens=args.givens, inequalities=args.inequalities, unique=args.unique,
                      critical=args.critical, holes=args.holes, pattern=args.pattern,
                      backend=args.backend)
-    _emit(board, args.output, args.format)
+    _emit(board, args.output, _output_format(args))
     return EXIT_OK
+
+
+def _add_output(p: argparse.ArgumentParser, old_format: bool = True) -> None:
+    """``--to`` and ``-o`` of the commands that write one puzzle (``generate``, ``new``,
+    ``minimize``). ``old_format``: the command takes ``--format``, its old spelling of
+    ``--to`` (for one release; ``--format`` names the input format everywhere else)."""
+    p.add_argument("--to", choices=sorted(formats.FORMATS), help="output format (default json, "
+                   "or by the extension of -o)")
+    if old_format:
+        p.add_argument("--format", dest="old_format", choices=sorted(formats.FORMATS),
+                       help=argparse.SUPPRESS)
+    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+
+
+def _output_format(args: argparse.Namespace) -> str | None:
+    """``--to``, or the deprecated ``--format`` of ``generate`` and ``new`` (with a note)."""
+    if args.old_format is None:
+        return str(args.to) if args.to else None
+    if args.to is not None and args.to != args.old_format:
+        raise UsageError(f"--to {args.to} and --format {args.old_format}: give --to only")
+    print(f"futocp: note: --format names the input format; the output format of "
+          f"{args.command} is --to (--format {args.old_format} is read as --to "
+          f"{args.old_format} in this release only)", file=sys.stderr)
+    return str(args.old_format)
 
 
 def _add_puzzle_commands(sub: Any) -> None:
@@ -855,9 +869,7 @@ def _add_puzzle_commands(sub: Any) -> None:
     p.add_argument("--keep", action="extend", nargs="+", metavar="ROW,COL",
                    help="clues that must stay (ROW,COL, or a cell number on other boards)")
     p.add_argument("--backend", help="a complete backend (default: the fastest that fits)")
-    p.add_argument("--to", choices=sorted(formats.FORMATS), help="output format (default json, "
-                   "or by the extension of -o)")
-    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    _add_output(p, old_format=False)  # its --format names the input's format
     p.add_argument("--time-limit", type=float, metavar="S", dest="command_time_limit",
                    help="seconds for the whole command; past it, exit 1 (default: none)")
     p.set_defaults(func=cmd_minimize)
@@ -875,9 +887,7 @@ def _add_puzzle_commands(sub: Any) -> None:
     p.add_argument("--seed", type=int, help="random seed (default: drawn and printed on stderr)")
     p.add_argument("--backend", help="a complete backend for the uniqueness checks")
     _add_grade_options(p)
-    p.add_argument("--format", choices=sorted(formats.FORMATS), help="output format (default json, "
-                   "or by the extension of -o)")
-    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    _add_output(p)
     p.add_argument("--time-limit", type=float, metavar="S", dest="command_time_limit",
                    help="seconds for the whole command; past it, exit 1 (default: none)")
     p.set_defaults(func=cmd_generate)
@@ -1009,14 +1019,15 @@ def _generate_graded(args: argparse.Namespace, seed: int) -> int:
         grades.append(got)
         if got != args.grade:
             print(f"futocp: note: asked {args.grade}, this puzzle rates {got}", file=sys.stderr)
+    fmt = _output_format(args)
     if len(boards) == 1:
-        _emit(boards[0], args.output, args.format)
+        _emit(boards[0], args.output, fmt)
         return EXIT_OK
-    fmt = args.format or (formats.detect(args.output) if args.output else None)
+    fmt = fmt or (formats.detect(args.output) if args.output else None)
     if fmt is None:
         fmt = "tatham" if boards[0].kind in ("futoshiki", "futoshiki-adjacent") else "sudoku"
     if fmt not in ("tatham", "sudoku"):
-        raise UsageError(f"--count {args.count} writes a collection: use --format tatham "
+        raise UsageError(f"--count {args.count} writes a collection: use --to tatham "
                          "(futoshiki) or sudoku (Sudoku lines), not " + fmt)
     text = "".join(f"# grade: {g} (seed {seed}, puzzle {k})\n{formats.dumps(b, fmt)}"
                    for k, (b, g) in enumerate(zip(boards, grades, strict=True), 1))
@@ -1204,7 +1215,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             raise UsageError(f"family {fam.name} has no parameter {key!r} (its parameters: {known})")
         params[key] = value
     board = fam.build(size=args.size, **params)
-    _emit(board, args.output, args.format)
+    _emit(board, args.output, _output_format(args))
     return EXIT_OK
 
 
@@ -1218,9 +1229,7 @@ def _add_family_commands(sub: Any) -> None:
     p.add_argument("--param", action="append", metavar="KEY=VALUE",
                    help="family parameter, e.g. box=2x3, n=6, word=MAKIKAJI (repeatable)")
     p.add_argument("--size", type=int, help="the size n, where it fixes the parameters")
-    p.add_argument("--format", choices=sorted(formats.FORMATS), default=None,
-                   help="output format (default json, or by the extension of -o)")
-    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    _add_output(p)
     p.set_defaults(func=cmd_new)
 
 
@@ -1601,15 +1610,7 @@ def _check_names(args: argparse.Namespace) -> None:
                          f"(known: {', '.join(REGISTRY)})")
     name = getattr(args, "family", None)
     if isinstance(name, str):
-        from .families import get_family
-
-        try:
-            get_family(name)
-        except UsageError:
-            fams = list_families()
-            names = [f.name for f in fams] + [a for f in fams for a in f.spec.get("aliases") or ()]
-            raise UsageError(f"unknown family {name!r}{did_you_mean(name, names)} (known: "
-                             f"{', '.join(f.name for f in fams)}; futocp families)") from None
+        get_family(name)  # an unknown name: "did you mean", and the known ones
 
 
 def _autocomplete(parser: argparse.ArgumentParser) -> None:

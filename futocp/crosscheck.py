@@ -26,7 +26,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -34,7 +33,7 @@ from typing import Any
 
 from .backends import REGISTRY, counter_names, get_backend
 from .board import Board
-from .errors import FutocpError, UsageError
+from .errors import FutocpError, UsageError, did_you_mean
 from .model import build_model
 from .records import RunRecord
 
@@ -65,9 +64,8 @@ def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:
         spec = [s.strip() for s in spec.split(",") if s.strip()]
     for name in spec:
         if name not in REGISTRY:
-            close = difflib.get_close_matches(name, list(REGISTRY), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise UsageError(f"unknown backend {name!r}{hint} (known: {', '.join(REGISTRY)}; "
+            raise UsageError(f"unknown backend {name!r}{did_you_mean(name, REGISTRY)} "
+                             f"(known: {', '.join(REGISTRY)}; "
                              "or all, complete)")
     if not spec:
         raise UsageError("no backend chosen")

@@ -42,8 +42,8 @@ from typing import Any
 
 import yaml
 
-from .board import Board, Label, label_sort_key
-from .errors import BoardError, InputError, UsageError
+from .board import Board, Label, declare_metadata, label_sort_key
+from .errors import BoardError, InputError, UsageError, did_you_mean
 from .relations import RELATIONS, Relation, get_kind
 
 __all__ = [
@@ -264,6 +264,9 @@ class Param:
         choices: The allowed values of a ``choice``.
         optional: A parameter without a default that may be left out (a board
             then has no value for it: Tatham's ``grade``).
+        metadata: The parameter describes the puzzle, not the board (Tatham's
+            ``grade``): a board whose clues change drops it
+            (:func:`futocp.board.declare_metadata`).
     """
 
     name: str
@@ -274,6 +277,7 @@ class Param:
     max: int | None = None
     choices: tuple[str, ...] = ()
     optional: bool = False
+    metadata: bool = False
 
     def parse(self, value: Any) -> Any:
         """Check and normalise a value (from Python, a document or the command line)."""
@@ -920,7 +924,7 @@ def _read_family(path: Path) -> Family:
         if (p["type"] == "choice") != bool(choices):
             raise InputError(f"parameter {key!r}: 'choices' goes with type choice", source)
         param = Param(key, p["type"], None, p.get("help", ""), p.get("min"), p.get("max"),
-                      choices, bool(p.get("optional", False)))
+                      choices, bool(p.get("optional", False)), bool(p.get("metadata", False)))
         if p.get("default") is not None:
             try:
                 param = replace(param, default=param.parse(p["default"]))
@@ -984,6 +988,8 @@ def _registry() -> dict[str, Family]:
             if fam.name != path.stem:
                 raise InputError(f"family name {fam.name!r} differs from the file name", str(path))
             out.setdefault(fam.name, fam)
+    for fam in out.values():
+        declare_metadata(fam.name, [p.name for p in fam.params.values() if p.metadata])
     return out
 
 
@@ -1004,7 +1010,9 @@ def get_family(name: str) -> Family:
     for fam in reg.values():
         if name in (fam.spec.get("aliases") or ()):
             return fam
-    raise UsageError(f"unknown family {name!r} (known: {', '.join(sorted(reg))})")
+    names = [*reg, *(a for fam in reg.values() for a in fam.spec.get("aliases") or ())]
+    raise UsageError(f"unknown family {name!r}{did_you_mean(name, names)} "
+                     f"(known: {', '.join(sorted(reg))})")
 
 
 # ------------------------------------------------------------------ constructors

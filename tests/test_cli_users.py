@@ -332,6 +332,56 @@ def test_solve_reads_standard_input(monkeypatch, capsys):
     assert capsys.readouterr().err.startswith("futocp: error: <stdin>:2:16: the line has 15")
 
 
+def _one_error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err.strip()
+
+
+def test_a_collection_with_a_bad_fourth_line_is_named_by_line(tmp_path, capsys):
+    """Issue 21: three good Sudoku lines and a bad fourth were blamed on line 2 ('row has 76
+    cells', text art's words); now the fourth line is named, with what is wrong with it."""
+    lines = Path(TOP95).read_text().splitlines()[:4]
+    for name, bad, message in [
+            ("mixed.txt", lines[3][:80], ":4:81: the line has 80 characters, expected 81"),
+            ("mixed2.txt", lines[3][:80] + "x", ":4:81: 'x' is not a label of a 9x9 puzzle")]:
+        path = tmp_path / name
+        path.write_text("\n".join([*lines[:3], bad]) + "\n")
+        assert main(["show", str(path)]) == 2
+        assert _one_error_line(capsys).startswith(f"futocp: error: {path}{message}")
+
+
+@pytest.mark.parametrize("argv, stdin, message", [
+    (["show", "--puzzle", "4" + "." * 79], None,
+     "<puzzle>:1:81: the line has 80 characters; a Sudoku line has n*n (81 for 9x9)"),
+    (["show", "--puzzle", "1..4..3..2..4.."], None,
+     "<puzzle>:1:16: the line has 15 characters; a Sudoku line has n*n (16 for 4x4)"),
+    (["show", "--puzzle", ""], None, "<puzzle>: the input is empty"),
+    (["show", "-"], "", "<stdin>: the input is empty"),
+    (["show", "-"], "\n  \n", "<stdin>: the input is empty"),
+    (["solve", "-"], "# nothing yet\n", "<stdin>: only comments, no puzzle"),
+])
+def test_inline_and_standard_input_say_what_is_wrong(monkeypatch, capsys, argv, stdin, message):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(argv) == 2
+    assert _one_error_line(capsys) == f"futocp: error: {message}"
+
+
+@pytest.mark.parametrize("name", ["empty.txt", "empty.yaml", "empty", "empty.sudoku"])
+def test_an_empty_file_says_it_is_empty(tmp_path, capsys, name):
+    path = tmp_path / name
+    path.write_text("")
+    assert main(["show", str(path)]) == 2
+    assert _one_error_line(capsys) == f"futocp: error: {path}: the file is empty"
+
+
+def test_an_inline_jigsaw_is_not_taken_for_a_sudoku_line(capsys):
+    # the givens alone are a Sudoku line: the stricter jigsaw sniff goes first
+    assert main(["show", "--puzzle", "1..4..3..2..4... 1122112233443344"]) == 0
+    assert capsys.readouterr().out.startswith("jigsaw\n")
+
+
 def test_solve_puzzle_inline(capsys):
     assert main(["solve", "--puzzle", TATHAM_4, *LC, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -418,6 +468,95 @@ def test_did_you_mean_for_names(puzzle, capsys, argv, hint):
     assert main([puzzle if a == "PUZZLE" else a for a in argv]) == 2
     err = capsys.readouterr().err
     assert hint in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, hint", [
+    # names are exact; one that differs only in case is refused with its spelling
+    (["solve", "PUZZLE", "--backend", "CPSAT"], "unknown backend 'CPSAT'; did you mean 'cpsat'?"),
+    (["crosscheck", "PUZZLE", "--backends", "listcolor,CPSAT"], "did you mean 'cpsat'?"),
+    (["new", "Sudoku"], "unknown family 'Sudoku'; did you mean 'sudoku'?"),
+])
+def test_did_you_mean_for_case(puzzle, capsys, argv, hint):
+    assert main([puzzle if a == "PUZZLE" else a for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and err.count("\n") == 1
+
+
+def test_did_you_mean_for_a_format_in_another_case(puzzle, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["show", puzzle, "--format", "JSON"])
+    assert stop.value.code == 2
+    assert "did you mean 'json'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, text, hint, where", [
+    ("key.json", '{"kind": "futoshiki", "size": 2, "les": []}',
+     "unknown key 'les'; did you mean 'less'?", ":1:41:"),
+    ("kind.json", '{"kind": "futoshki", "size": 2}',
+     "unknown kind 'futoshki'; did you mean 'futoshiki'?", ":1:10:"),
+    ("kind.yaml", "kind: Futoshiki\nsize: 2\n", "did you mean 'futoshiki'?", ":1:7:"),
+    ("cage.json", '{"kind": "killer-sudoku", "size": 4, "cages": [{"sum": 3, "cels": [[0, 0]]}]}',
+     "unknown key 'cels' in a cage; did you mean 'cells'?", ":1:67:"),
+    ("directive.sudoku", "#! kind=sudoku-X\n1..4..3..2..4...\n",
+     "unknown family 'sudoku-X'; did you mean 'sudoku-x'?", ":1:9:"),
+])
+def test_did_you_mean_in_files(tmp_path, capsys, name, text, hint, where):
+    path = tmp_path / name
+    path.write_text(text)
+    assert main(["show", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and f"{path}{where}" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("entry, hint, where", [
+    ('instances:\n  - paths: "*.json"\nbackends: [cpsat]\n',
+     "instances[0]: unknown key 'paths' (did you mean 'path'?)", ":2:5:"),
+    ("instances:\n  - generate: {family: latin-square, size: 4, givens: 6}\nbackends: [CPSAT]\n",
+     "backends[0]: unknown backend 'CPSAT'; did you mean 'cpsat'?", ":3:12:"),
+    ("instances:\n  - generate: {family: latin-square, size: 4}\n"
+     "backends: [{name: sat}, {name: cpsta}]\n",
+     "backends[1]: unknown backend 'cpsta'; did you mean 'cpsat'?", ":3:32:"),
+    ("instances:\n  - generate: {famly: latin-square, size: 4}\nbackends: [sat]\n",
+     "unknown generate key 'famly'; did you mean 'family'?", ":2:15:"),
+])
+def test_did_you_mean_in_configs(tmp_path, capsys, entry, hint, where):
+    path = tmp_path / "study.yaml"
+    path.write_text(entry)
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and f"{path}{where}" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["new", "futoshiki", "--size", "3"],
+    ["generate", "--family", "latin-square", "--size", "3", "--givens", "2", "--seed", "1"],
+])
+def test_the_output_format_is_to_everywhere(capsys, argv):
+    """Issue 21: --format names the input format; generate and new wrote their output with
+    it. Now --to, as solve, convert, export and minimize; the old spelling works for one
+    release, with a note."""
+    assert main([*argv, "--to", "tatham"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("3:") and err == ""
+    assert main([*argv, "--format", "tatham"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("3:") and "output format of" in err and "is --to" in err
+    assert main([*argv, "--format", "tatham", "--to", "json"]) == 2
+    assert "give --to only" in capsys.readouterr().err
+    command = build_parser().command_parser(argv[0])
+    shown = command.format_help()
+    assert "--to {" in shown and "--format" not in shown
+
+
+def test_every_output_format_option_is_to():
+    """No command writes a puzzle file through --format, and --format is the input's."""
+    parser = build_parser()
+    for name in parser.subcommands():
+        for action in parser.command_parser(name)._actions:
+            if "--format" in action.option_strings and action.help != "==SUPPRESS==":
+                assert "input" in action.help or "file format" in action.help, (name, action.help)
+            if "--to" in action.option_strings:
+                assert "input" not in (action.help or ""), name
 
 
 def test_one_version_everywhere(capsys):

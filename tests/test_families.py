@@ -512,7 +512,7 @@ def test_cli_families_and_new(capsys):
     assert main(["new", "sudoku", "--param", "box=2x3"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["kind"] == "sudoku" and doc["size"] == 6 and doc["box"] == [2, 3]
-    assert main(["new", "custom-sudoku", "--format", "text"]) == 0
+    assert main(["new", "custom-sudoku", "--to", "text"]) == 0
     assert "M A K I | K A J I" in capsys.readouterr().out
     assert main(["new", "sudoku", "--param", "box=two"]) == 2
     assert "box must be rows x cols" in capsys.readouterr().err
@@ -693,7 +693,7 @@ def test_cli_new_and_show_relation_families(tmp_path, capsys):
     assert main(["new", "kropki", "--size", "4", "--param", "complete=true"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["complete"] is True and doc["consecutive"] == [] and doc["ratio"] == []
-    assert main(["new", "futoshiki-adjacent", "--size", "3", "--format", "text"]) == 0
+    assert main(["new", "futoshiki-adjacent", "--size", "3", "--to", "text"]) == 0
     assert capsys.readouterr().out.startswith("futoshiki-adjacent 3\n")
     path = tmp_path / "k.json"
     formats.write(SMALL_RELATION_BOARDS["killer-4"](), path)

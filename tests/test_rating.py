@@ -540,7 +540,7 @@ def test_cli_generate_grade(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert main(["generate", "--family", "futoshiki", "--size", "5", "--grade", "easy",
                  "--givens", "3"]) == 2
     assert main(["generate", "--family", "futoshiki", "--size", "5", "--grade", "easy",
-                 "--count", "2", "--format", "json"]) == 2
+                 "--count", "2", "--to", "json"]) == 2
 
 
 @pytest.mark.skipif(not os.path.exists("/usr/games/sgt-unequal"), reason="no sgt-unequal")

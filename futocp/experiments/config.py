@@ -47,7 +47,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -56,7 +55,7 @@ from typing import Any
 import yaml
 
 from ..backends import REGISTRY
-from ..errors import FutocpError, InputError
+from ..errors import FutocpError, InputError, closest, did_you_mean
 from ..model import FILTERINGS
 from ..yamlsafe import BoundedLoader
 from .instances import Instance, collection_instances, generated_instances, path_instances
@@ -227,8 +226,8 @@ class _Reader:
             if key in out:
                 raise self.error(key_node, f"{what}: key {key!r} appears twice")
             if allowed is not None and key not in allowed:
-                close = difflib.get_close_matches(key, list(allowed), n=1)
-                hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(allowed)}"
+                close = closest(key, allowed)
+                hint = f"did you mean {close!r}?" if close else f"known: {', '.join(allowed)}"
                 where = "" if what == "config" else f"{what}: "
                 raise self.error(key_node, f"{where}unknown key {key!r} ({hint})")
             out[key] = (key_node, value_node)
@@ -436,7 +435,8 @@ def _backends(rd: _Reader, node: yaml.Node) -> list[BackendVariant]:
         name = rd.scalar(name_node, f"{what}.name" if name_node is not item else what, _is_name,
                          "a backend name")
         if name not in REGISTRY:
-            raise rd.error(name_node, f"{what}: unknown backend {name!r} "
+            raise rd.error(name_node, f"{what}: unknown backend {name!r}"
+                                      f"{did_you_mean(name, REGISTRY)} "
                                       f"(known: {', '.join(REGISTRY)})")
         try:
             REGISTRY[name].parse_options(options)
@@ -466,7 +466,11 @@ def _instances(rd: _Reader, node: yaml.Node, base: str, per_instance: int = 1
         if not isinstance(item, yaml.MappingNode):
             raise rd.error(item, f"{what}: expected a mapping with one of "
                                  f"{', '.join(INSTANCE_KEYS)}, got {_kind(item)}")
-        keys = [k for k in INSTANCE_KEYS if k in rd.mapping(item, what, None)]
+        given = rd.mapping(item, what, None)
+        keys = [k for k in INSTANCE_KEYS if k in given]
+        if not keys:  # a misspelt kind (paths:) is named, with the key it may stand for
+            allowed = [k for kind in INSTANCE_KEYS for k in (kind, *INSTANCE_KEYS[kind])]
+            rd.mapping(item, what, tuple(dict.fromkeys(allowed)))
         if len(keys) != 1:
             raise rd.error(item, f"{what}: give exactly one of {', '.join(INSTANCE_KEYS)}")
         kind = keys[0]

@@ -26,7 +26,7 @@ from ..errors import InputError, UsageError
 from .base import Format, atomic_write
 from .document import JSON, YAML
 from .jigsaw import JIGSAW
-from .limits import MAX_FILE_BYTES, decode_text, strip_bom
+from .limits import MAX_FILE_BYTES, decode_text, empty, strip_bom
 from .qwh import DZN, PLS
 from .sudoku import SUDOKU
 from .tatham import TATHAM
@@ -78,7 +78,8 @@ def detect(path: str | os.PathLike[str] | None, text: str | None = None) -> str:
     unknown extensions.
 
     Raises:
-        InputError: when neither the extension nor the content tells.
+        InputError: when neither the extension nor the content tells, or the
+            content is empty (or only comments).
     """
     name = os.fspath(path) if path else None
     if name and name != STDIN:
@@ -86,8 +87,12 @@ def detect(path: str | os.PathLike[str] | None, text: str | None = None) -> str:
         if fmt is not None:
             return fmt.name
     generic = name is not None and name.lower().endswith(GENERIC_EXTENSIONS)
+    where = "<stdin>" if name == STDIN else (name or "<string>")
     if text is not None:
         text = strip_bom(text)
+        nothing = empty(where, text)
+        if nothing is not None:
+            raise nothing
         if generic and FORMATS["text"].sniff(text):
             return "text"
         for fmt in FORMATS.values():
@@ -95,7 +100,6 @@ def detect(path: str | os.PathLike[str] | None, text: str | None = None) -> str:
                 return fmt.name
     if generic:
         return "text"
-    where = "<stdin>" if name == STDIN else (name or "<string>")
     raise InputError("cannot tell the format; name it with --format "
                      f"({', '.join(FORMATS)})", where)
 
@@ -122,7 +126,7 @@ def loads_many(text: str, format: str | None = None, source: str = "<string>") -
     name = format or detect(None if source == "<string>" else source, text)
     boards = _call(_get(name), text, source)
     if not boards:
-        raise InputError("no instance in the file", source)
+        raise empty(source, text) or InputError("no instance in the file", source)
     return boards
 
 

@@ -35,8 +35,9 @@ from typing import Any
 from ..errors import InputError
 from ..families import MAX_GRID
 from ..yamlsafe import MAX_DEPTH, MAX_INT_DIGITS
+from .base import content_lines
 
-__all__ = ["decode_text", "strip_bom", "excerpt", "clip", "int_token", "is_ascii_digits",
+__all__ = ["decode_text", "strip_bom", "excerpt", "clip", "int_token", "is_ascii_digits", "empty",
            "check_side", "bad_number", "bad_param",
            "Collection", "MAX_FILE_BYTES", "MAX_CELLS", "MAX_GRID", "MAX_DEPTH", "MAX_INT_DIGITS",
            "MAX_INSTANCES", "MAX_CLUES"]
@@ -107,6 +108,30 @@ def _short_repr(value: Any, limit: int) -> str:
     complete = walk(value, 0)
     text = "".join(out)
     return text if complete and len(text) <= limit else text[:limit] + "..."
+
+
+_NOT_FILES = ("<stdin>", "<puzzle>", "<string>")
+
+
+def empty(source: str, text: str) -> InputError | None:
+    """The error for a text that holds no puzzle at all, or None.
+
+    A blank text is empty ("the file is empty", or "the input is empty" for
+    standard input, ``--puzzle`` and strings); one of ``#`` comments only holds
+    no puzzle.
+
+    Example:
+        >>> str(empty("<stdin>", " \\n")), str(empty("a.txt", "# notes\\n"))
+        ('<stdin>: the input is empty', 'a.txt: only comments, no puzzle')
+        >>> empty("a.txt", "1") is None
+        True
+    """
+    if not text.strip():
+        what = "input" if source in _NOT_FILES else "file"
+        return InputError(f"the {what} is empty", source)
+    if next(content_lines(text), None) is None:
+        return InputError("only comments, no puzzle", source)
+    return None
 
 
 MAX_MESSAGE = 300

@@ -49,7 +49,7 @@ from typing import Any
 
 from ..board import Board
 from ..errors import InputError, UsageError
-from .base import Format
+from .base import Format, content_lines, mostly
 from .latin_grid import build_square, neighbours, square_size
 from .limits import MAX_INT_DIGITS, Collection, check_side, excerpt, int_token
 
@@ -277,10 +277,8 @@ def solve_string(board: Board, values: Sequence[Any]) -> str:
 def _loads(text: str, source: str) -> list[Board]:
     boards = []
     seen = Collection(source)
-    lines = text.splitlines()
-    seen.precount(i for i, raw in enumerate(lines, 1)
-                  if raw.strip() and not raw.lstrip().startswith("#"))
-    for number, raw in enumerate(lines, 1):
+    seen.precount(number for number, _ in content_lines(text))
+    for number, raw in enumerate(text.splitlines(), 1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -296,10 +294,7 @@ def _dumps(board: Board) -> str:
 
 
 def _sniff(text: str) -> bool:
-    for raw in text.splitlines():
-        if raw.strip() and not raw.lstrip().startswith("#"):
-            return bool(_SNIFF.match(raw))
-    return False
+    return mostly((line for _, line in content_lines(text)), lambda line: bool(_SNIFF.match(line)))
 
 
 TATHAM = Format("tatham", (".tatham", ".unequal"), _loads, _dumps, _sniff, solve_string)

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, closest
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -137,11 +137,8 @@ def get_reproduction(name: str) -> Reproduction:
     """
     if name in REPRODUCTIONS:
         return REPRODUCTIONS[name]
-    import difflib
-
-    close = difflib.get_close_matches(name, list(REPRODUCTIONS), n=1, cutoff=0.5)
-    hint = f"did you mean {close[0]!r}?" if close else \
-        f"known: {', '.join(sorted(REPRODUCTIONS))}"
+    close = closest(name, REPRODUCTIONS, cutoff=0.5)
+    hint = f"did you mean {close!r}?" if close else f"known: {', '.join(sorted(REPRODUCTIONS))}"
     raise UsageError(f"unknown reproduction {name!r} ({hint})")
 
 
