@@ -1095,15 +1095,20 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .experiments.report import report
+    """``futocp report``: the files; on a terminal readable tables (rich, fitted to its
+    width), else the Markdown of ``summary.md`` (for a pipe or a file)."""
+    from .experiments.report import print_report, report
 
     with warnings.catch_warnings(record=True) as notes:
         warnings.simplefilter("always")
         summary = report(args.output, by=args.by, metric=args.metric)
     for note in notes:
         print(f"futocp: note: {note.message}", file=sys.stderr)
-    with open(summary.attrs["markdown"], encoding="utf-8") as fh:
-        print(fh.read())
+    if sys.stdout.isatty():
+        print_report(summary)
+    else:
+        with open(summary.attrs["markdown"], encoding="utf-8") as fh:
+            print(fh.read())
     print("wrote " + ", ".join(summary.attrs["files"]))
     return EXIT_OK
 
@@ -1115,7 +1120,10 @@ def _add_experiment_commands(sub: Any) -> None:
     p.add_argument("--workers", type=int, metavar="N", help="runs in parallel (overrides config)")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("report", help="summary tables and plots of an experiment's results")
+    p = sub.add_parser("report", help="summary tables and plots of an experiment's results",
+                       description="Write summary.csv, summary.md (the tables in Markdown) and "
+                       "the plots into the output folder. On a terminal it prints the tables "
+                       "fitted to its width; into a pipe or a file, the Markdown.")
     p.add_argument("output", help="the experiment's output folder")
     p.add_argument("--by", help="grouping columns, e.g. family,size (default: the config's)")
     p.add_argument("--metric", help="time column: wall_s, solve_s or build_s (default wall_s)")
