@@ -34,7 +34,16 @@ from .backends import REGISTRY, backend_table
 from .backends.base import run_limits
 from .board import Board
 from .childproc import signals_as_interrupt
-from .crosscheck import COUNTERS, backend_summary, choose_backends, crosscheck, disagreements
+from .crosscheck import (
+    COUNTERS,
+    DEFAULT_TIME_LIMIT,
+    SMALL_MODEL_CELLS,
+    backend_summary,
+    choose_backends,
+    crosscheck,
+    disagreements,
+    left_out,
+)
 from .errors import (
     FutocpError,
     InputError,
@@ -466,11 +475,12 @@ def cmd_backends(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------- crosscheck
 TABLE_WIDTH = 100  # the crosscheck tables fit 100 columns
-_ROW = "{:<14} {:<8} {:>5} {:<3} {:<3} {:>8} {:>8} {:>8}  {}"
-_HEAD = _ROW.format("backend", "status", "found", "all", "ok", "build_s", "solve_s", "wall_s",
-                    "counters")
+_ROW = "{:<14} {:<8} {:>5} {:<3} {:<3} {:<17} {:>8} {:>8} {:>8}  {}"
+_HEAD = _ROW.format("backend", "status", "found", "all", "ok", "stopped", "build_s", "solve_s",
+                    "wall_s", "counters")
 _LEGEND = ("found: solutions found (up to --limit); all: the search proved there are no more;\n"
-           "ok: every solution verified; *: stopped by the time limit")
+           "ok: every solution verified; stopped: what ended the search (a move or generation\n"
+           "budget is an incomplete backend's own end, no failure); *: stopped by the time limit")
 
 
 def _fit(text: str, width: int) -> str:
@@ -483,7 +493,7 @@ def _fit(text: str, width: int) -> str:
 
 def _crosscheck_row(r: dict[str, Any]) -> str:
     """One backend's row of the crosscheck table (at most :data:`TABLE_WIDTH` columns)."""
-    room = TABLE_WIDTH - len(_ROW.format(*[""] * 9))
+    room = TABLE_WIDTH - len(_ROW.format(*[""] * 10))
     if r["status"] == "error":
         head = f"{r['backend']:<14} {'error':<8} "
         return head + _fit(str(r["reason"]), TABLE_WIDTH - len(head))
@@ -493,7 +503,7 @@ def _crosscheck_row(r: dict[str, Any]) -> str:
     status = r["status"] + ("*" if r.get("time_limited") else "")
     return _ROW.format(r["backend"], status, r["n_solutions"], "yes" if r["exhausted"] else "no",
                        "NO" if r["verified"] is False else "yes" if r["verified"] else "-",
-                       f"{r['build_s']:.4f}",
+                       r.get("stopped", "-"), f"{r['build_s']:.4f}",
                        f"{r['solve_s']:.4f}", f"{r['wall_s']:.4f}", _fit(counters or "-", room))
 
 
@@ -556,7 +566,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     verification or a backend stopped by its time limit."""
     instances = _inputs(args)
     limit = None if args.all else args.limit
-    names = choose_backends(args.backends)
+    choose_backends(args.backends)  # a misspelt backend is refused before any run
     single = len(instances) == 1
     stream = single and not args.json
     if stream:
@@ -565,7 +575,7 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     progress = _Progress(len(instances), "crosscheck") if not single else None
     try:
         for name, board in instances:
-            rows = crosscheck(board, names, limit=limit, time_limit=args.time_limit,
+            rows = crosscheck(board, args.backends, limit=limit, time_limit=args.time_limit,
                               filtering=args.filtering, seed=args.seed,
                               on_record=(lambda r: print(_crosscheck_row(r), flush=True))
                               if stream else None)
@@ -591,12 +601,15 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
         _print_json(out)
     elif single:
         print(_LEGEND)
+        if args.backends == "default":
+            for name, why in left_out(instances[0][1].n_cells).items():
+                print(_fit(f"not run: {name}, {why}", TABLE_WIDTH))
         for p in reports[0][2]:
             print(f"DISAGREEMENT: {p}")
         print("all backends agree" if agree else "backends DISAGREE")
     else:
         print(f"{len(instances)} instances from {_source(args)}, limit {limit}"
-              + (f", time limit {args.time_limit}s" if args.time_limit else ""))
+              + (f", time limit {args.time_limit:g} s" if args.time_limit else ""))
         print(_summary_table(summary))
         bad = [(name, problems) for name, _, problems in reports if problems]
         for name, problems in bad[:10]:
@@ -1093,15 +1106,20 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .experiments.report import report
+    """``futocp report``: the files; on a terminal readable tables (rich, fitted to its
+    width), else the Markdown of ``summary.md`` (for a pipe or a file)."""
+    from .experiments.report import print_report, report
 
     with warnings.catch_warnings(record=True) as notes:
         warnings.simplefilter("always")
         summary = report(args.output, by=args.by, metric=args.metric)
     for note in notes:
         print(f"futocp: note: {note.message}", file=sys.stderr)
-    with open(summary.attrs["markdown"], encoding="utf-8") as fh:
-        print(fh.read())
+    if sys.stdout.isatty():
+        print_report(summary)
+    else:
+        with open(summary.attrs["markdown"], encoding="utf-8") as fh:
+            print(fh.read())
     print("wrote " + ", ".join(summary.attrs["files"]))
     return EXIT_OK
 
@@ -1113,7 +1131,10 @@ def _add_experiment_commands(sub: Any) -> None:
     p.add_argument("--workers", type=int, metavar="N", help="runs in parallel (overrides config)")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("report", help="summary tables and plots of an experiment's results")
+    p = sub.add_parser("report", help="summary tables and plots of an experiment's results",
+                       description="Write summary.csv, summary.md (the tables in Markdown) and "
+                       "the plots into the output folder. On a terminal it prints the tables "
+                       "fitted to its width; into a pipe or a file, the Markdown.")
     p.add_argument("output", help="the experiment's output folder")
     p.add_argument("--by", help="grouping columns, e.g. family,size (default: the config's)")
     p.add_argument("--metric", help="time column: wall_s, solve_s or build_s (default wall_s)")
@@ -1417,14 +1438,30 @@ def _add_instances(p: argparse.ArgumentParser, collection: str) -> None:
                         "default: every puzzle where the command takes many)")
 
 
-def _add_search(p: argparse.ArgumentParser, default_limit: int, per: str) -> None:
+def _seconds(text: str) -> float | None:
+    """A ``--time-limit`` value: seconds, or ``none`` (no limit)."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds or 'none', got {text!r}") from None
+
+
+def _add_search(p: argparse.ArgumentParser, default_limit: int, per: str,
+                default_time_limit: float | None = None) -> None:
     """The search arguments shared by ``solve`` and ``crosscheck``."""
     g = p.add_mutually_exclusive_group()
     g.add_argument("--limit", type=int, default=default_limit,
                    help=f"most solutions {per} (default {default_limit})")
     g.add_argument("--all", action="store_true", help="enumerate every solution")
-    p.add_argument("--time-limit", type=float, metavar="S",
-                   help="seconds for each backend run (default: none, run to the end)")
+    if default_time_limit is None:
+        p.add_argument("--time-limit", type=float, metavar="S",
+                       help="seconds for each backend run (default: none, run to the end)")
+    else:
+        p.add_argument("--time-limit", type=_seconds, metavar="S", default=default_time_limit,
+                       help=f"seconds for each backend run (default {default_time_limit:g}; "
+                            "none: run every backend to the end)")
     p.add_argument("--memory-limit", type=float, metavar="MB",
                    help="MB for each backend run, which then runs in a child process; past "
                         "it the run is stopped: unknown, exit 1 (default: none)")
@@ -1539,14 +1576,21 @@ def build_parser() -> argparse.ArgumentParser:
                        "is verified; statuses and counts are compared. One instance: a table, "
                        "a row per backend as it finishes. A collection: one summary per "
                        "backend (solved, agreed, median time), with a progress bar on a "
-                       "terminal. Exit 0 when every backend finished and they agree; 1 on a "
-                       "disagreement, a failed verification, or a backend stopped by "
-                       "--time-limit.")
+                       "terminal. By default it answers in seconds: the solvers a user "
+                       "compares, each with a time limit of "
+                       f"{DEFAULT_TIME_LIMIT:g} s. The column 'stopped' says what ended each "
+                       "search: found, exhausted, time limit, or an incomplete backend's own "
+                       "move or generation budget (no failure). Exit 0 when every backend "
+                       "finished and they agree; 1 on a disagreement, a failed verification, "
+                       "or a backend stopped by the time limit.")
     _add_instances(p, "a collection: every puzzle, then one summary per backend")
-    p.add_argument("--backends", default="all",
-                   help="all (the available ones), complete (the available complete ones) "
-                        "or a,b,c")
-    _add_search(p, default_limit=2, per="per backend")
+    p.add_argument("--backends", default="default",
+                   help="default (cpsat, sat, listcolor, minizinc, and pyconstraint on models "
+                        f"of at most {SMALL_MODEL_CELLS} cells: those available here), "
+                        "complete (every available complete one: adds the seeds' bt, fc, mac, "
+                        "colorfutoshiki), all (adds anneal, genetic) or a,b,c "
+                        "(default: default)")
+    _add_search(p, default_limit=2, per="per backend", default_time_limit=DEFAULT_TIME_LIMIT)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_crosscheck)
 

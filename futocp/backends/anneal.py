@@ -75,7 +75,12 @@ so at most ``1 + restarts`` of them (just one with the default
 Stats: ``moves`` (proposed moves, all runs; the paper's "moves"), ``accepted``,
 ``best_energy`` (lowest E seen), ``final_energy`` (E of the last run's final
 state, by a full recount), ``restarts`` (runs started after the first),
-``encode_s``, ``solve_s``.
+``encode_s``, ``solve_s``, and ``stopped``: what ended the last run -- ``found``
+(a solution), ``move budget`` (option ``moves``), ``temperature 0``, ``time
+limit`` (also when the deadline came before a restart), or ``no solution`` (no
+cell can move and the fixed cells break a rule). A run that ends at its
+budget is not stopped by the time limit: ``futocp crosscheck`` says so and
+does not exit 1 for it.
 
 **The energy trajectory** (the paper's Figures 7-8, energy vs move): option
 ``trace=K`` (0, the default, records nothing) adds ``trace`` to the stats, a
@@ -485,6 +490,20 @@ def _anneal_swap(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
     return e
 
 
+def _run_stop(prog: AnnealProgram, final: int, moves: int, cap: int,
+              deadline: Deadline) -> str:
+    """What ended one run (a key of :data:`futocp.records.STOPS`): a solution (E = 0),
+    no cell to move (the fixed cells break a rule), the move cap, the deadline, or
+    the temperature falling to 0."""
+    if final == 0:
+        return "found"
+    if not (prog.free if prog.move == "paper" else prog.swappable):
+        return "no solution"
+    if moves >= cap:
+        return "move budget"
+    return "time limit" if deadline.expired() else "temperature 0"
+
+
 class AnnealBackend(Backend):
     """Seed 001's simulated annealing (incomplete: ``sat`` or ``unknown``)."""
 
@@ -550,17 +569,21 @@ class AnnealBackend(Backend):
         seen: set[tuple[int, ...]] = set()
         runs = 0
         final = None
+        stopped = "found"  # what ended the last run (or the deadline, before a restart)
         while runs <= options["restarts"]:
             if runs and deadline.expired():
+                stopped = "time limit"
                 break
             runs += 1
             vals = list(prog.start) if prog.move == "paper" else _swap_start(prog, rng)
             occ = prog.occurrences(vals)
             e = energy(prog, vals)
+            before = run.moves
             e = run_once(prog, vals, occ, e, rng, options["t0"], options["cooling"],
                          options["moves"], deadline, run)
             final = energy(prog, vals)  # the full recount: never trust the increments alone
             run.best = final if run.best is None else min(run.best, final)
+            stopped = _run_stop(prog, final, run.moves - before, options["moves"], deadline)
             if final == 0 and model_violations(model, vals) == 0:
                 key = tuple(vals)
                 if key not in seen:
@@ -571,7 +594,7 @@ class AnnealBackend(Backend):
         stats: dict[str, Any] = {
             "encode_s": encode_s, "solve_s": time.perf_counter() - t1, "moves": run.moves,
             "accepted": run.accepted, "best_energy": run.best, "final_energy": final,
-            "restarts": max(0, runs - 1)}
+            "restarts": max(0, runs - 1), "stopped": stopped}
         if options["trace"] and final is not None:
             run.finish(final)
             stats["trace"] = run.trace

@@ -49,6 +49,7 @@ from typing import Any, ClassVar
 
 from ..errors import BackendUnavailable, UnsupportedError, UsageError
 from ..model import Model
+from ..records import stop_reason
 from ..relations import binary_kinds
 from ..result import Result, Status
 from ..verify import verify
@@ -418,7 +419,7 @@ class Backend:
         if model.conflict is not None and not self.complete:
             # the Model proves it, but an incomplete backend never answers unsat
             result = Result(Status.UNKNOWN, [], {"reason": f"no solution: {model.conflict}",
-                                                 "solve_s": 0.0})
+                                                 "solve_s": 0.0, "stopped": "no solution"})
         elif model.conflict is not None:
             result = Result(Status.UNSAT, [], {"reason": model.conflict, "solve_s": 0.0},
                             exhausted=True)
@@ -442,8 +443,11 @@ class Backend:
         if result.status is Status.UNSAT:
             result.exhausted = True
         elapsed = time.perf_counter() - t0
-        if time_limit is not None and not result.finished and elapsed >= 0.95 * time_limit:
+        if (time_limit is not None and not result.finished and elapsed >= 0.95 * time_limit
+                and stats.get("stopped", "time limit") == "time limit"):
             stats.setdefault("reason", f"time limit of {time_limit:g} s reached")
+        stats["stopped"] = stop_reason(self.complete, result.status.value, result.finished,
+                                       result.exhausted, stats)
         return result
 
     def _decided(self, model: Model, values: tuple[int, ...]) -> Result:
@@ -457,9 +461,11 @@ class Backend:
         if broken:
             stats["reason"] = f"the givens and the filtering decide every cell, wrongly: {broken[0]}"
             if not self.complete:
-                return Result(Status.UNKNOWN, [], stats)
+                return Result(Status.UNKNOWN, [], {**stats, "stopped": "no solution"})
             return Result(Status.UNSAT, [], stats, exhausted=True)
         stats["reason"] = "the givens and the filtering decide every cell"
+        if not self.complete:  # the only solution, though an incomplete search cannot say so
+            stats["stopped"] = "found"
         return Result(Status.SAT, [labels], stats, exhausted=self.complete)
 
     def _run(self, model: Model, limit: int | None, time_limit: float | None,

@@ -57,7 +57,8 @@ checked again before it is returned: by a full recount of its fitness and by
 
 Stats: ``generations`` (loop iterations until a solution; the paper's
 generation count), ``best_fitness`` (≤ 0; 0 at a solution), ``evaluations``,
-``encode_s``, ``solve_s``.
+``encode_s``, ``solve_s``, and ``stopped``: ``found`` (a solution in the
+population), ``generation budget`` (option ``generations``) or ``time limit``.
 
 Example:
     >>> from futocp.families import sudoku
@@ -304,8 +305,12 @@ class GeneticBackend(Backend):
             solutions.append(model.labels_of(key))
             if limit is not None and len(solutions) >= limit:
                 break
+        # what ended the loop: a solution, the generation cap, else the deadline
+        stopped = ("found" if best == 0 else "generation budget"
+                   if generations >= options["generations"] else "time limit")
         stats = {"encode_s": encode_s, "solve_s": time.perf_counter() - t1,
-                 "generations": generations, "best_fitness": best, "evaluations": evaluations}
+                 "generations": generations, "best_fitness": best, "evaluations": evaluations,
+                 "stopped": stopped}
         return self.outcome(solutions, False, limit, stats)  # a local search never finishes
 
 

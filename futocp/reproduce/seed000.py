@@ -256,11 +256,14 @@ def figures_table1(df: pd.DataFrame, folder: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from ..experiments.report import backend_style
+
     paper = paper_table("seed-000-table1.csv")
     inst = per_instance(df)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
-    for label, colour in ((CF, "tab:blue"), (BT, "tab:red")):
+    for label, colour in ((CF, backend_style("colorfutoshiki")["color"]),
+                          (BT, backend_style("bt")["color"])):
         mine = inst[(inst["label"] == label) & inst["solved"].astype(bool)]
         med = mine.groupby(["size", "inequalities", "givens"])["ms"].median().reset_index()
         ax.scatter(med["size"], med["ms"], color=colour, marker="o", s=18,

@@ -230,6 +230,7 @@ def search_figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from ..experiments.report import backend_style, log_error_bars
     from .core import save_figure
 
     rows = [r for r in compare_search(runs, quick=False)
@@ -240,11 +241,12 @@ def search_figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
         for name in ("BT", "FC"):
             pts = [(r.key["size"], r.ours[name]) for r in mine
                    if math.isfinite(r.ours[name]["median"])]
-            ax.errorbar([x for x, _ in pts], [q["median"] for _, q in pts],
-                        yerr=[[q["median"] - q["q1"] for _, q in pts],
-                              [(q["q3"] if math.isfinite(q["q3"]) else q["median"]) - q["median"]
-                               for _, q in pts]],
-                        marker="o", capsize=3, label=name)
+            medians = [q["median"] for _, q in pts]
+            ax.errorbar([x for x, _ in pts], medians,
+                        yerr=log_error_bars(medians, [q["q1"] for _, q in pts],
+                                            [q["q3"] if math.isfinite(q["q3"]) else q["median"]
+                                             for _, q in pts]),
+                        capsize=3, label=name, **backend_style(name.lower()))
         ax.set_yscale("log")
         ax.set_xticks(sorted({r.key["size"] for r in rows}))
         ax.set_xlabel("puzzle size n (a size whose median run met the time limit is left out)",
