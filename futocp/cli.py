@@ -40,6 +40,7 @@ from .errors import (
     FutocpError,
     InputError,
     ResourceError,
+    ServiceUnavailable,
     SolverError,
     TimeLimitReached,
     UnsupportedError,
@@ -59,6 +60,7 @@ __all__ = ["main", "render", "parse_opts", "load_instances", "collection_summary
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2
 SOLVE_BACKEND = "auto"  # the default of solve: it picks the backend for the instance
+EXIT_UNAVAILABLE = 69  # a service a run needs does not answer (sysexits' EX_UNAVAILABLE)
 EXIT_SOLVER = 70  # a solver process crashed or answered garbage (sysexits' EX_SOFTWARE)
 EXIT_INTERRUPTED = 130  # Ctrl-C, SIGTERM or SIGHUP (128 + SIGINT, as shells report it)
 
@@ -71,6 +73,8 @@ EXIT_CODES: dict[int, str] = {
     2: "bad input or usage: one line naming the file, line and column; no traceback",
     3: "check: unique but not critical; hint: a wrong entry",
     4: "check: not a puzzle (no solution, or several); hint: the puzzle is not unique",
+    69: "service unavailable: a service the run needs does not answer, e.g. an unreachable "
+        "Dask scheduler (ServiceUnavailable)",
     70: "solver failure: a solver crashed or answered garbage (SolverError)",
     130: "interrupted (Ctrl-C, SIGTERM, SIGHUP); partial output is not trusted",
 }
@@ -1647,6 +1651,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SolverError as exc:
         print(f"futocp: solver failure: {exc}", file=sys.stderr)
         return EXIT_SOLVER
+    except ServiceUnavailable as exc:
+        print(f"futocp: unavailable: {exc}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
     except ResourceError as exc:
         print(f"futocp: error: {exc}", file=sys.stderr)
         return EXIT_UNKNOWN
