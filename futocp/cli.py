@@ -46,11 +46,10 @@ from .errors import (
     UnsupportedError,
     UsageError,
 )
-from .export import EXPORTERS, decode, export
+from .export import EXPORTERS, answer_format, decode, export
 from .families import get_family, list_families, parse_param_text
 from .generate import PATTERNS, generate
 from .model import FILTERINGS, build_model
-from .mzn import SOLUTION_PREFIX, parse_mzn_output
 from .puzzles import count, minimize, redundant_clue, time_limited, unique_solution
 from .result import Result, Status
 from .verify import verify
@@ -653,20 +652,13 @@ def _read_file(path: str) -> str:
 def cmd_decode(args: argparse.Namespace) -> int:
     _, board = _one_instance(args, "a model decodes into one puzzle")
     answer = _read_file(args.model)
-    if args.formula is None:
-        model = build_model(board, args.filtering)
-        if SOLUTION_PREFIX in answer:
-            solutions = parse_mzn_output(model, answer, source=args.model).solutions
-            if not solutions:
-                raise InputError("no solution line in the MiniZinc output", args.model)
-            values = solutions[0]
-        else:
-            formula = export(model, "dimacs", **parse_opts(args.opt))
-            values = decode(board, formula, answer, model_source=args.model,
-                            formula_source=f"the formula of {_source(args)} (re-encoded)")
+    if args.formula is None:  # the export the answer was made for, written again
+        formula = export(build_model(board, args.filtering), answer_format(answer),
+                         **parse_opts(args.opt))
+        where = f"the formula of {_source(args)} (re-encoded)"
     else:
-        values = decode(board, _read_file(args.formula), answer, model_source=args.model,
-                        formula_source=args.formula)
+        formula, where = _read_file(args.formula), args.formula
+    values = decode(board, formula, answer, model_source=args.model, formula_source=where)
     problems = verify(board, values)
     if args.json:
         _print_json({"instance": _input_name(args), "model": args.model,
@@ -1560,14 +1552,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("decode", help="turn an external solver's model back into a verified "
                        "solution",
                        description="Read the answer of an external solver on a formula made "
-                       "by 'futocp export' (DIMACS 'v' lines, MiniSat's result file 'SAT' + "
-                       "literals, a PB solver's 'v x1 -x2', or MiniZinc output) and print the "
+                       "by 'futocp export', any of its formats (DIMACS 'v' lines, MiniSat's "
+                       "result file 'SAT' + literals, a PB solver's 'v x1 -x2', a CP-SAT "
+                       "response's 'solution:' lines, or MiniZinc output) and print the "
                        "solution, verified. Exit 1 when it fails verification.")
     _add_instances(p, "a collection needs --index")
     p.add_argument("model", help="the solver's output (DIMACS 'v' lines, MiniSat's 'SAT' file, "
-                                 "OPB, or MiniZinc output)")
-    p.add_argument("--formula", help="the exported DIMACS/OPB file (default: re-encode the instance "
-                                     "with --opt and --filtering, as export does)")
+                                 "OPB, a CP-SAT response, or MiniZinc output)")
+    p.add_argument("--formula", help="the file 'futocp export' wrote (DIMACS, OPB, CP-SAT or "
+                                     "MiniZinc; default: re-encode the instance with --opt and "
+                                     "--filtering, as export does)")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="the encoding options given to export (e.g. card=seqcounter)")
     p.add_argument("--filtering", choices=FILTERINGS, default="lists",
