@@ -7,9 +7,9 @@ and exit code 2; a finished run exits 0, a run stopped by its time limit 1
 (the full list: :data:`EXIT_CODES`, printed by ``futocp --help``).
 
 Mistyped sub-commands, options, backends and families get a "did you mean"
-(:mod:`difflib`); ``futocp help CMD`` prints a command's help; with the
-``argcomplete`` package the shell completes commands, options, backends and
-families.
+(:mod:`difflib`); ``futocp help CMD`` prints a command's help; the shell
+completes commands, options, backends and families through ``argcomplete`` (a
+dependency) once ``eval "$(register-python-argcomplete futocp)"`` has run.
 """
 
 from __future__ import annotations
@@ -1373,8 +1373,9 @@ def _epilog() -> str:
         lines += textwrap.wrap(meaning, 96, initial_indent=f"  {code:<4} ",
                                subsequent_indent=" " * 7)
     lines += ["", "more: futocp help COMMAND (or futocp COMMAND --help); README.md and docs/.",
-              "shell completion: pip install argcomplete, then",
-              '  eval "$(register-python-argcomplete futocp)"   (bash; zsh with bashcompinit)']
+              "shell completion (argcomplete comes with futocp): add to ~/.bashrc",
+              '  eval "$(register-python-argcomplete futocp)"',
+              "  (zsh: after autoload -U bashcompinit && bashcompinit)"]
     return "\n".join(lines)
 
 
