@@ -430,6 +430,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 _KIND_WORDS = {"less": "inequalities", "cage": "cages"}  # the summary line of show
+_PLURALS = {"box": "boxes"}
+
+
+def _groups_text(board: Board) -> str:
+    """The asterisms as a player counts them: ``9 rows, 9 columns, 9 boxes``."""
+    kinds = Counter(name.split()[0] for name in board.asterism_names)
+    return ", ".join(f"{n} {word if n == 1 else _PLURALS.get(word, word + 's')}"
+                     for word, n in kinds.items())
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -441,8 +449,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(("\n" if k else "") + f"== {name} ==")
         print(render(board))
         kinds = Counter(rel.kind for rel in board.relations)
-        print(f"\n{board.kind}: {board.n_cells} cells, {len(board.asterisms)} asterisms of "
-              f"{board.k}, labels {list(board.values)}, {len(board.clues)} clues"
+        print(f"\n{board.kind}: {board.n_cells} cells in {_groups_text(board)} ({board.k} cells "
+              f"each), labels {list(board.values)}, {len(board.clues)} clues"
               + "".join(f", {n} {_KIND_WORDS.get(kind, kind)}" for kind, n in sorted(kinds.items())))
         if args.solution:
             result = solve(board, args.backend, limit=2, time_limit=args.time_limit)
