@@ -434,10 +434,21 @@ _PLURALS = {"box": "boxes"}
 
 
 def _groups_text(board: Board) -> str:
-    """The asterisms as a player counts them: ``9 rows, 9 columns, 9 boxes``."""
-    kinds = Counter(name.split()[0] for name in board.asterism_names)
-    return ", ".join(f"{n} {word if n == 1 else _PLURALS.get(word, word + 's')}"
-                     for word, n in kinds.items())
+    """The asterisms as a player counts them: ``9 rows, 9 columns, 9 boxes, 2
+    diagonals``; ``12 groups of 4`` on a board without a grid."""
+    words = (name.split()[0].replace("anti-", "") for name in board.asterism_names)
+    text = ", ".join(f"{n} {word if n == 1 else _PLURALS.get(word, word + 's')}"
+                     for word, n in Counter(words).items())
+    return text if board.shape else f"{text} of {board.k}"
+
+
+def _labels_text(board: Board) -> str:
+    """``1..9`` for consecutive integer labels, else the list of labels."""
+    values = list(board.values)
+    if len(values) > 2 and all(isinstance(v, int) for v in values) \
+            and values == list(range(int(values[0]), int(values[0]) + len(values))):
+        return f"{values[0]}..{values[-1]}"
+    return str(values)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -449,8 +460,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(("\n" if k else "") + f"== {name} ==")
         print(render(board))
         kinds = Counter(rel.kind for rel in board.relations)
-        print(f"\n{board.kind}: {board.n_cells} cells in {_groups_text(board)} ({board.k} cells "
-              f"each), labels {list(board.values)}, {len(board.clues)} clues"
+        print(f"\n{board.kind}: {board.n_cells} cells in {_groups_text(board)}; labels "
+              f"{_labels_text(board)}; {len(board.clues)} clues"
               + "".join(f", {n} {_KIND_WORDS.get(kind, kind)}" for kind, n in sorted(kinds.items())))
         if args.solution:
             result = solve(board, args.backend, limit=2, time_limit=args.time_limit)

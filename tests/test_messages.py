@@ -55,5 +55,12 @@ def test_show_counts_rows_columns_and_boxes(capsys) -> None:
     killer = os.path.join(ROOT, "instances", "killer-sudoku", "6x6-01.yaml")
     assert main(["show", killer]) == 0
     out = capsys.readouterr().out
-    assert "killer-sudoku: 36 cells in 6 rows, 6 columns, 6 boxes (6 cells each)," in out
+    assert "killer-sudoku: 36 cells in 6 rows, 6 columns, 6 boxes; labels 1..6; 3 clues, 10 cages" \
+        in out.splitlines()
     assert "asterism" not in out
+    for name, line in [
+        ("sudoku-x/9x9-critical-01.sudoku",
+         "sudoku-x: 81 cells in 9 rows, 9 columns, 9 boxes, 2 diagonals; labels 1..9; 19 clues"),
+        ("board/torus-9-01.json", "board: 9 cells in 9 groups of 3; labels 1..3; 2 clues")]:
+        assert main(["show", os.path.join(ROOT, "instances", name)]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == line
