@@ -291,6 +291,49 @@ class Board:
         """A readable name: ``(row,col)`` on a grid, the cell number otherwise."""
         return self._name(cell)
 
+    @cached_property
+    def asterism_names(self) -> tuple[str, ...]:
+        """What a player calls each asterism, for messages: on a grid ``row r``,
+        ``column c`` (from 0, as in cell names), ``diagonal`` / ``anti-diagonal``,
+        ``region R`` by the id of a Jigsaw's ``regions`` parameter, ``box k`` (a
+        rectangle, the k-th from 0) or ``region k`` (any other shape); ``group i``
+        on a board without a grid.
+
+        Example:
+            >>> Board(4, ((0, 1), (2, 3), (0, 2), (1, 3)), (1, 2), shape=(2, 2)).asterism_names
+            ('row 0', 'row 1', 'column 0', 'column 1')
+        """
+        if self.shape is None:
+            return tuple(f"group {i}" for i in range(len(self.asterisms)))
+        rows, cols = self.shape
+        regions = self.param_map.get("regions")
+        if not (isinstance(regions, Sequence) and not isinstance(regions, str)
+                and len(regions) == rows
+                and all(isinstance(r, Sequence) and len(r) == cols for r in regions)):
+            regions = None
+        out: list[str] = []
+        counted: Counter[str] = Counter()
+        for cells in self.asterisms:
+            coords = [divmod(c, cols) for c in cells]
+            rs, cs = {r for r, _ in coords}, {c for _, c in coords}
+            ids = {regions[r][c] for r, c in coords} if regions is not None else set()
+            if len(rs) == 1 and len(cells) == cols:
+                out.append(f"row {next(iter(rs))}")
+            elif len(cs) == 1 and len(cells) == rows:
+                out.append(f"column {next(iter(cs))}")
+            elif rows == cols == len(cells) and all(r == c for r, c in coords):
+                out.append("diagonal")
+            elif rows == cols == len(cells) and all(r + c == rows - 1 for r, c in coords):
+                out.append("anti-diagonal")
+            elif len(ids) == 1:
+                out.append(f"region {next(iter(ids))}")
+            else:
+                what = ("box" if (max(rs) - min(rs) + 1) * (max(cs) - min(cs) + 1) == len(cells)
+                        else "region")
+                out.append(f"{what} {counted[what]}")
+                counted[what] += 1
+        return tuple(out)
+
     def cell(self, row: int, col: int) -> int:
         """The cell number of grid position (row, col)."""
         if self.shape is None:

@@ -7,9 +7,9 @@ and exit code 2; a finished run exits 0, a run stopped by its time limit 1
 (the full list: :data:`EXIT_CODES`, printed by ``futocp --help``).
 
 Mistyped sub-commands, options, backends and families get a "did you mean"
-(:func:`futocp.errors.did_you_mean`); ``futocp help CMD`` prints a command's help; with the
-``argcomplete`` package the shell completes commands, options, backends and
-families.
+(:func:`futocp.errors.did_you_mean`); ``futocp help CMD`` prints a command's help; the
+shell completes commands, options, backends and families through ``argcomplete`` (a
+dependency) once ``eval "$(register-python-argcomplete futocp)"`` has run.
 """
 
 from __future__ import annotations
@@ -48,17 +48,17 @@ from .errors import (
     FutocpError,
     InputError,
     ResourceError,
+    ServiceUnavailable,
     SolverError,
     TimeLimitReached,
     UnsupportedError,
     UsageError,
     did_you_mean,
 )
-from .export import EXPORTERS, decode, export
+from .export import EXPORTERS, answer_format, decode, export
 from .families import get_family, list_families, parse_param_text
 from .generate import PATTERNS, generate
 from .model import FILTERINGS, build_model
-from .mzn import SOLUTION_PREFIX, parse_mzn_output
 from .puzzles import count, minimize, redundant_clue, time_limited, unique_solution
 from .result import Result, Status
 from .verify import verify
@@ -68,6 +68,7 @@ __all__ = ["main", "render", "parse_opts", "load_instances", "collection_summary
 
 EXIT_OK, EXIT_UNKNOWN, EXIT_ERROR = 0, 1, 2
 SOLVE_BACKEND = "auto"  # the default of solve: it picks the backend for the instance
+EXIT_UNAVAILABLE = 69  # a service a run needs does not answer (sysexits' EX_UNAVAILABLE)
 EXIT_SOLVER = 70  # a solver process crashed or answered garbage (sysexits' EX_SOFTWARE)
 EXIT_INTERRUPTED = 130  # Ctrl-C, SIGTERM or SIGHUP (128 + SIGINT, as shells report it)
 
@@ -80,6 +81,8 @@ EXIT_CODES: dict[int, str] = {
     2: "bad input or usage: one line naming the file, line and column; no traceback",
     3: "check: unique but not critical; hint: a wrong entry",
     4: "check: not a puzzle (no solution, or several); hint: the puzzle is not unique",
+    69: "service unavailable: a service the run needs does not answer, e.g. an unreachable "
+        "Dask scheduler (ServiceUnavailable)",
     70: "solver failure: a solver crashed or answered garbage (SolverError)",
     130: "interrupted (Ctrl-C, SIGTERM, SIGHUP); partial output is not trusted",
 }
@@ -426,6 +429,25 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 _KIND_WORDS = {"less": "inequalities", "cage": "cages"}  # the summary line of show
+_PLURALS = {"box": "boxes"}
+
+
+def _groups_text(board: Board) -> str:
+    """The asterisms as a player counts them: ``9 rows, 9 columns, 9 boxes, 2
+    diagonals``; ``12 groups of 4`` on a board without a grid."""
+    words = (name.split()[0].replace("anti-", "") for name in board.asterism_names)
+    text = ", ".join(f"{n} {word if n == 1 else _PLURALS.get(word, word + 's')}"
+                     for word, n in Counter(words).items())
+    return text if board.shape else f"{text} of {board.k}"
+
+
+def _labels_text(board: Board) -> str:
+    """``1..9`` for consecutive integer labels, else the list of labels."""
+    values = list(board.values)
+    if len(values) > 2 and all(isinstance(v, int) for v in values) \
+            and values == list(range(int(values[0]), int(values[0]) + len(values))):
+        return f"{values[0]}..{values[-1]}"
+    return str(values)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -437,8 +459,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(("\n" if k else "") + f"== {name} ==")
         print(render(board))
         kinds = Counter(rel.kind for rel in board.relations)
-        print(f"\n{board.kind}: {board.n_cells} cells, {len(board.asterisms)} asterisms of "
-              f"{board.k}, labels {list(board.values)}, {len(board.clues)} clues"
+        print(f"\n{board.kind}: {board.n_cells} cells in {_groups_text(board)}; labels "
+              f"{_labels_text(board)}; {len(board.clues)} clues"
               + "".join(f", {n} {_KIND_WORDS.get(kind, kind)}" for kind, n in sorted(kinds.items())))
         if args.solution:
             result = solve(board, args.backend, limit=2, time_limit=args.time_limit)
@@ -652,20 +674,13 @@ def _read_file(path: str) -> str:
 def cmd_decode(args: argparse.Namespace) -> int:
     _, board = _one_instance(args, "a model decodes into one puzzle")
     answer = _read_file(args.model)
-    if args.formula is None:
-        model = build_model(board, args.filtering)
-        if SOLUTION_PREFIX in answer:
-            solutions = parse_mzn_output(model, answer, source=args.model).solutions
-            if not solutions:
-                raise InputError("no solution line in the MiniZinc output", args.model)
-            values = solutions[0]
-        else:
-            formula = export(model, "dimacs", **parse_opts(args.opt))
-            values = decode(board, formula, answer, model_source=args.model,
-                            formula_source=f"the formula of {_source(args)} (re-encoded)")
+    if args.formula is None:  # the export the answer was made for, written again
+        formula = export(build_model(board, args.filtering), answer_format(answer),
+                         **parse_opts(args.opt))
+        where = f"the formula of {_source(args)} (re-encoded)"
     else:
-        values = decode(board, _read_file(args.formula), answer, model_source=args.model,
-                        formula_source=args.formula)
+        formula, where = _read_file(args.formula), args.formula
+    values = decode(board, formula, answer, model_source=args.model, formula_source=where)
     problems = verify(board, values)
     if args.json:
         _print_json({"instance": _input_name(args), "model": args.model,
@@ -1407,8 +1422,9 @@ def _epilog() -> str:
         lines += textwrap.wrap(meaning, 96, initial_indent=f"  {code:<4} ",
                                subsequent_indent=" " * 7)
     lines += ["", "more: futocp help COMMAND (or futocp COMMAND --help); README.md and docs/.",
-              "shell completion: pip install argcomplete, then",
-              '  eval "$(register-python-argcomplete futocp)"   (bash; zsh with bashcompinit)']
+              "shell completion (argcomplete comes with futocp): add to ~/.bashrc",
+              '  eval "$(register-python-argcomplete futocp)"',
+              "  (zsh: after autoload -U bashcompinit && bashcompinit)"]
     return "\n".join(lines)
 
 
@@ -1609,14 +1625,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("decode", help="turn an external solver's model back into a verified "
                        "solution",
                        description="Read the answer of an external solver on a formula made "
-                       "by 'futocp export' (DIMACS 'v' lines, MiniSat's result file 'SAT' + "
-                       "literals, a PB solver's 'v x1 -x2', or MiniZinc output) and print the "
+                       "by 'futocp export', any of its formats (DIMACS 'v' lines, MiniSat's "
+                       "result file 'SAT' + literals, a PB solver's 'v x1 -x2', a CP-SAT "
+                       "response's 'solution:' lines, or MiniZinc output) and print the "
                        "solution, verified. Exit 1 when it fails verification.")
     _add_instances(p, "a collection needs --index")
     p.add_argument("model", help="the solver's output (DIMACS 'v' lines, MiniSat's 'SAT' file, "
-                                 "OPB, or MiniZinc output)")
-    p.add_argument("--formula", help="the exported DIMACS/OPB file (default: re-encode the instance "
-                                     "with --opt and --filtering, as export does)")
+                                 "OPB, a CP-SAT response, or MiniZinc output)")
+    p.add_argument("--formula", help="the file 'futocp export' wrote (DIMACS, OPB, CP-SAT or "
+                                     "MiniZinc; default: re-encode the instance with --opt and "
+                                     "--filtering, as export does)")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="the encoding options given to export (e.g. card=seqcounter)")
     p.add_argument("--filtering", choices=FILTERINGS, default="lists",
@@ -1692,6 +1710,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SolverError as exc:
         print(f"futocp: solver failure: {exc}", file=sys.stderr)
         return EXIT_SOLVER
+    except ServiceUnavailable as exc:
+        print(f"futocp: unavailable: {exc}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
     except ResourceError as exc:
         print(f"futocp: error: {exc}", file=sys.stderr)
         return EXIT_UNKNOWN

@@ -32,6 +32,7 @@ __all__ = [
     "UnsupportedError",
     "SolverError",
     "ResourceError",
+    "ServiceUnavailable",
     "TimeLimitReached",
 ]
 
@@ -150,10 +151,18 @@ class SolverError(FutocpError):
 
 
 class ResourceError(FutocpError):
-    """The environment failed a run: a full disk, an unreachable scheduler.
+    """The environment failed a run: a full disk, a folder that cannot be written.
 
     Not the user's input: the CLI exits with code 1, and nothing already
     written is lost.
+    """
+
+
+class ServiceUnavailable(ResourceError):
+    """A service a run needs does not answer: an unreachable Dask scheduler.
+
+    Not the user's input and not a time limit: the CLI exits with code 69
+    (``EX_UNAVAILABLE`` of sysexits), and nothing already written is lost.
     """
 
 

@@ -375,8 +375,8 @@ def _clue_conflict(board: Board) -> str | None:
         for label, k in held.items():
             if k > mult[label]:
                 cells = [name(c) for c in ast if clues.get(c) == label]
-                return (f"asterism {i} holds {label!r} {k} times (allowed {mult[label]}): "
-                        f"cells {', '.join(cells)}")
+                return (f"{board.asterism_names[i]} holds {label!r} {k} times (allowed "
+                        f"{mult[label]}): cells {', '.join(cells)}")
     for rel in board.relations:
         spec = get_kind(rel.kind)
         shown = _LazyNames(name, rel.cells)

@@ -73,6 +73,7 @@ Example:
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -84,11 +85,13 @@ from .errors import FutocpError, InputError, SolverError, UnsupportedError, Usag
 from .model import Model
 from .relations import Relation, get_kind
 
-__all__ = ["to_mzn", "parse_mzn_output", "write_redefinitions", "MznOutput", "SOLUTION_PREFIX",
+__all__ = ["to_mzn", "parse_mzn_output", "parse_output_lines", "read_mzn_header", "HEADER",
+           "write_redefinitions", "MznOutput", "SOLUTION_PREFIX",
            "CONSISTENCIES", "RELATION_ENCODINGS", "SPECIALISED", "ARITHMETIC",
            "GECODE_6_2_REDEFINITIONS"]
 
 SOLUTION_PREFIX = "futocp-solution:"
+HEADER = "% futocp MiniZinc export:"  # the first line of every export (read_mzn_header)
 CONSISTENCIES = ("domain", "solver")
 RELATION_ENCODINGS = ("table", "arithmetic")
 
@@ -123,6 +126,9 @@ GECODE_6_2_REDEFINITIONS: dict[str, str] = {
 path there."""
 
 _SOLUTION = re.compile(re.escape(SOLUTION_PREFIX) + r"\s*\[([^\]]*)\]")
+_HEADER = re.compile(re.escape(HEADER) + r".*?\b(\d+) cells, (\d+) values\b")
+_LABEL_MAP = "% value index -> label:"
+_LABEL_PAIR = re.compile(r"(\d+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+)")
 _STAT = re.compile(r"^%%%mzn-stat:\s*(\w+)=(.*)$")
 
 
@@ -149,7 +155,7 @@ def _array(items: Sequence[str], width: int = 96) -> str:
 
 
 def _label_comment(model: Model) -> list[str]:
-    out = ["% value index -> label:"]
+    out = [_LABEL_MAP]
     pairs = [f"{i + 1}={label!r}" for i, label in enumerate(model.values)]
     line = "%  "
     for p in pairs:
@@ -231,7 +237,7 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
         raise UnsupportedError("cages need integer labels")
 
     lines = [
-        f"% futocp MiniZinc export: kind={board.kind}, {n} cells, {m} values, "
+        f"{HEADER} kind={board.kind}, {n} cells, {m} values, "
         f"filtering={model.filtering}",
         "% x[c] is the value index (1-based) of cell c - 1 of the board "
         "(cell = row * cols + col on a grid).",
@@ -380,6 +386,44 @@ def _number(text: str) -> Any:
     return text.strip('"')
 
 
+def read_mzn_header(text: str, source: str = "<mzn>") -> tuple[int, tuple[Label, ...]]:
+    """The number of cells and the labels by value index that the header comments
+    of a :func:`to_mzn` file state: what decoding its output needs, without the board.
+
+    Example:
+        >>> from futocp.families import latin_square
+        >>> from futocp.model import build_model
+        >>> read_mzn_header(to_mzn(build_model(latin_square(2))))
+        (4, (1, 2))
+
+    Raises:
+        InputError: for a file without futocp's header, or a label map that does not
+            give every value index one label.
+    """
+    lines = text.splitlines()
+    head = _HEADER.match(lines[0]) if lines else None
+    if head is None:
+        raise InputError("not a MiniZinc model exported by futocp (its first line starts "
+                         f"{HEADER!r}); export the formula with futocp", source, 1)
+    n_cells, n_values = int(head.group(1)), int(head.group(2))
+    labels: dict[int, Label] = {}
+    start = next((k for k, line in enumerate(lines) if line.startswith(_LABEL_MAP)), len(lines))
+    for number, line in enumerate(lines[start + 1:], start + 2):
+        if not line.startswith("%   "):  # the map's lines: "%   1=1 2=2 ..."
+            break
+        for found in _LABEL_PAIR.finditer(line):
+            label = ast.literal_eval(found.group(2))
+            index = int(found.group(1))
+            if index in labels or not 1 <= index <= n_values:
+                raise InputError(f"value index {index} is outside 1..{n_values} or given twice "
+                                 "in the label map", source, number, found.start() + 1)
+            labels[index] = label
+    if len(labels) != n_values:
+        raise InputError(f"the label map ({_LABEL_MAP!r}) gives {len(labels)} labels for "
+                         f"{n_values} values", source)
+    return n_cells, tuple(labels[i] for i in range(1, n_values + 1))
+
+
 def parse_mzn_output(model: Model, text: str, source: str | None = None) -> MznOutput:
     """Decode the standard output of ``minizinc`` on a :func:`to_mzn` file.
 
@@ -393,8 +437,15 @@ def parse_mzn_output(model: Model, text: str, source: str | None = None) -> MznO
         InputError: for a solution line that does not fit the model, in ``source``.
         SolverError: for the same in a solver's output (``source`` None).
     """
+    return parse_output_lines(model.n_cells, model.values, text, source)
+
+
+def parse_output_lines(n_cells: int, labels: Sequence[Label], text: str,
+                       source: str | None = None) -> MznOutput:
+    """:func:`parse_mzn_output` from the numbers a file's header gives
+    (:func:`read_mzn_header`): ``n_cells`` and the ``labels`` by value index."""
     out = MznOutput()
-    n, m = model.n_cells, model.n_values
+    n, m = n_cells, len(labels)
 
     def bad(message: str, number: int) -> FutocpError:
         if source is None:
@@ -420,7 +471,7 @@ def parse_mzn_output(model: Model, text: str, source: str | None = None) -> MznO
             if len(idx) != n or not all(0 <= v < m for v in idx):
                 raise bad(f"a solution line with {len(idx)} values for {n} cells or a value "
                           f"outside 1..{m}: {line[:80]!r}", number)
-            out.solutions.append(model.labels_of(idx))
+            out.solutions.append(tuple(labels[i] for i in idx))
     if out.solutions:
         out.status = "sat"
     return out

@@ -250,7 +250,7 @@ def test_exit_codes_are_documented_in_help_and_readme(capsys):
         main(["--help"])
     text = capsys.readouterr().out
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for code in (0, 1, 2, 3, 4, 70, 130):
+    for code in (0, 1, 2, 3, 4, 69, 70, 130):
         assert code in EXIT_CODES
         assert re.search(rf"^  {code}\s+\S", text, re.M), code
         assert re.search(rf"^\| {code}\s+\|", readme, re.M), code
@@ -580,6 +580,21 @@ def test_new_takes_only_family_parameters(capsys, param):
     assert main(["new", "sudoku", "--param", param]) == 2
     err = capsys.readouterr().err
     assert f"family sudoku has no parameter {param.split('=')[0]!r} (its parameters: box)" in err
+
+
+def test_help_says_how_to_activate_completion_not_to_install_it(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "pip install argcomplete" not in text  # it is a dependency of futocp
+    line = next(x for x in text.splitlines() if "register-python-argcomplete" in x)
+    assert line.strip() == 'eval "$(register-python-argcomplete futocp)"'
+    # the command it names is installed with futocp, beside this interpreter
+    script = Path(sys.executable).parent / "register-python-argcomplete"
+    proc = subprocess.run([str(script), "futocp"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "futocp" in proc.stdout
+    requires = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^dependencies = \[.*"argcomplete', requires, re.M)
 
 
 def test_shell_completion(tmp_path):

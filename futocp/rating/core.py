@@ -254,6 +254,7 @@ class Engine:
         self.n = model.n_cells
         self.tatham = scale == "tatham"
         key = (board.n_cells, board.asterisms, board.labels, board.shape, scale,
+               board.asterism_names,  # a Jigsaw's region ids name its units
                () if self.tatham else tuple(con.cells for con in model.all_different))
         geometry = _GEOMETRY.get(key)
         if geometry is None:
@@ -270,7 +271,7 @@ class Engine:
         board, nv = self.board, self.nv
         # units: the asterisms (groups), then the cages' all-different groups
         units: list[Unit] = []
-        names = _group_names(board, [cells for cells, _ in model.groups])
+        names = board.asterism_names  # the model's groups are the asterisms, in order
         for (cells, counts), name in zip(model.groups, names, strict=True):
             caps = tuple([1] * nv) if counts is None else tuple(counts)
             units.append(Unit(tuple(cells), caps, False, name))
@@ -461,29 +462,6 @@ class Engine:
                     if len(common) >= 2:
                         out.append((a, b, common))
         return tuple(out)
-
-
-def _group_names(board: Board, groups: Sequence[Sequence[int]]) -> list[str]:
-    """Readable names: ``row r`` / ``column c`` / ``box k`` / ``region k`` on grids,
-    ``asterism i`` otherwise."""
-    if board.shape is None:
-        return [f"asterism {i}" for i in range(len(groups))]
-    rows, cols = board.shape
-    out = []
-    others = 0
-    for cells in groups:
-        coords = [board.coords(c) for c in cells]
-        rs = {r for r, _ in coords}
-        cs = {c for _, c in coords}
-        if len(rs) == 1 and len(cells) == cols:
-            out.append(f"row {next(iter(rs))}")
-        elif len(cs) == 1 and len(cells) == rows:
-            out.append(f"column {next(iter(cs))}")
-        else:
-            rect = (max(rs) - min(rs) + 1) * (max(cs) - min(cs) + 1) == len(cells)
-            out.append(f"{'box' if rect else 'region'} {others}")
-            others += 1
-    return out
 
 
 def _peer_sets(n: int, units: Sequence[Unit]) -> list[set[int]]:
