@@ -1,4 +1,5 @@
-"""What every install carries: the family files as package data, the licence.
+"""What every install carries: the family files as package data, the licence,
+and the compiled cores' status in ``futocp backends``.
 
 The install itself (a wheel in a fresh venv, ``pip install --target``) is
 checked by ``make wheel-check`` (``scripts/check_wheel.sh``), which CI runs.
@@ -6,11 +7,16 @@ checked by ``make wheel-check`` (``scripts/check_wheel.sh``), which CI runs.
 
 from __future__ import annotations
 
+import json
+import sys
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from futocp.backends import REGISTRY, backend_table
+from futocp.cli import main
+from futocp.cores import COMPILED, CORES, SHARED_CORES, core_status, core_statuses
 from futocp.families import get_family, list_families, models_dirs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,3 +76,46 @@ def test_futocp_models_comes_first_and_adds_families(tmp_path, monkeypatch, fres
     assert get_family("sudoku").source == str(tmp_path / "sudoku.yaml")
     names = [f.name for f in list_families()]
     assert "my-square" in names and "latin-square" in names and "jigsaw" in names
+
+
+# ------------------------------------------------------------------ the compiled cores
+def _hide(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.setitem(sys.modules, name, None)  # an import of it now fails
+
+
+def test_core_status_says_compiled_or_why_not(monkeypatch):
+    for name in CORES:
+        status = core_status(name)
+        assert status == COMPILED or status.startswith("python fallback: ")
+    _hide(monkeypatch, "futocp._filter_core")
+    assert core_status("futocp._filter_core").startswith("python fallback: not built")
+    with pytest.raises(KeyError, match="not a compiled core"):
+        core_status("futocp.board")
+
+
+def test_the_listcolor_cores_are_the_ones_the_backend_runs():
+    from futocp.backends import listcolor
+
+    cores = REGISTRY["listcolor"].cores
+    assert set(cores) | set(SHARED_CORES) == set(CORES)
+    built = core_statuses(cores)
+    assert (built["futocp.backends._listcolor_core"] == COMPILED) == listcolor.core_available()
+    assert (built["futocp.backends._listcolor_core_wide"] == COMPILED) == (
+        listcolor._core_wide is not None)
+
+
+def test_backends_reports_every_core(monkeypatch, capsys):
+    rows = {r["name"]: r for r in backend_table()}
+    assert set(rows["listcolor"]["cores"]) == set(CORES)
+    assert set(rows["cpsat"]["cores"]) == set(SHARED_CORES)
+    _hide(monkeypatch, "futocp.backends._listcolor_core_wide")
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    wide = [line for line in out.splitlines() if "_listcolor_core_wide" in line]
+    assert len(wide) == 1 and "python fallback: not built" in wide[0]
+    shared = [line for line in out.splitlines() if "futocp._filter_core" in line]
+    assert len(shared) == 1 and shared[0].startswith("every backend:")
+    assert main(["backends", "--json"]) == 0
+    doc = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert doc["listcolor"]["cores"]["futocp.backends._listcolor_core_wide"].startswith(
+        "python fallback: ")
