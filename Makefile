@@ -10,7 +10,7 @@ DEMO   ?= instances/futoshiki/6x6-extreme-01.json
 DEMO_BACKENDS ?= complete
 DEMO_TIME_LIMIT ?= 2
 
-.PHONY: test test-slow demo lint typecheck bench clean
+.PHONY: test test-slow demo lint typecheck bench wheel-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ typecheck: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/peers.py
+
+# The wheel carries everything: build it, install it in a fresh venv outside the
+# checkout, solve from another directory, list the families (also from a
+# `pip install --target` install). Needs no dev venv.
+wheel-check:
+	PYTHON=$(PYTHON) bash scripts/check_wheel.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
