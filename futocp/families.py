@@ -416,8 +416,8 @@ def check_relations(board: Board, relations: Sequence[Relation]) -> None:
                        "are strings")
         if spec.arity is not None and len(rel.cells) != spec.arity:
             raise fail(f"a {rel.kind} relation names {spec.arity} cells, got {len(rel.cells)}")
-        if len(rel.cells) < 2:
-            raise fail(f"a {rel.kind} relation needs at least two cells")
+        if not rel.cells:
+            raise fail(f"a {rel.kind} relation names no cell")
         for j, c in enumerate(rel.cells):
             if not _is_int(c) or not 0 <= c < board.n_cells:
                 raise fail(f"{rel.kind} relation {shown} names cell {c!r}, outside "
