@@ -19,7 +19,7 @@ $(BIN)/python:
 # Reinstall when the build changes (pyproject.toml, setup.py: the optional C core
 # of listcolor, compiled by the install when a C compiler is present).
 CORE := setup.py futocp/backends/_listcolor_core.c futocp/backends/_listcolor_core_wide.c \
-	futocp/_filter_core.c futocp/_bits.h
+	futocp/_filter_core.c futocp/_bits.h futocp/_inputs.h
 $(VENV)/.installed-dev: pyproject.toml $(CORE) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $@
