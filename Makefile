@@ -16,7 +16,7 @@ DEMO_TIME_LIMIT ?= 2
 CONSTRAINTS ?= constraints.txt
 PIP_C  := $(if $(CONSTRAINTS),-c $(CONSTRAINTS))
 
-.PHONY: test test-slow demo lint typecheck bench clean constraints
+.PHONY: test test-slow demo lint typecheck bench wheel-check clean constraints
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ $(BIN)/python:
 # Reinstall when the build changes (pyproject.toml, setup.py: the optional C core
 # of listcolor, compiled by the install when a C compiler is present).
 CORE := setup.py futocp/backends/_listcolor_core.c futocp/backends/_listcolor_core_wide.c \
-	futocp/_filter_core.c futocp/_bits.h
+	futocp/_filter_core.c futocp/_bits.h futocp/_inputs.h
 $(VENV)/.installed-dev: pyproject.toml $(CORE) $(CONSTRAINTS) | $(BIN)/python
 	$(BIN)/python -m pip install -q $(PIP_C) -e '.[dev]'
 	touch $@
@@ -61,6 +61,12 @@ bench: $(VENV)/.installed-dev
 # new versions, and commit it on its own).
 constraints: | $(BIN)/python
 	$(BIN)/python -m pip freeze --exclude-editable --exclude futocp | grep -v "^#" | LC_ALL=C sort -f > constraints.txt
+
+# The wheel carries everything: build it, install it in a fresh venv outside the
+# checkout, solve from another directory, list the families (also from a
+# `pip install --target` install). Needs no dev venv.
+wheel-check:
+	PYTHON=$(PYTHON) $(if $(CONSTRAINTS),PIP_CONSTRAINT=$(abspath $(CONSTRAINTS))) bash scripts/check_wheel.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -182,8 +182,8 @@ class Board:
             if spec.arity is not None and len(rel.cells) != spec.arity:
                 raise BoardError(f"{what} names {len(rel.cells)} cells; a {rel.kind} names "
                                  f"{spec.arity}", **at)
-            if len(rel.cells) < 2:
-                raise BoardError(f"{what} needs at least two cells", **at)
+            if not rel.cells:
+                raise BoardError(f"{what} names no cell", **at)
             for c in rel.cells:
                 if not isinstance(c, int) or not 0 <= c < n:
                     raise BoardError(f"{what} names cell {c}, outside 0..{n - 1}", **at)

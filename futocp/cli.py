@@ -34,6 +34,7 @@ from .backends import REGISTRY, backend_table
 from .backends.base import run_limits
 from .board import Board
 from .childproc import signals_as_interrupt
+from .cores import CORES, SHARED_CORES, core_status
 from .crosscheck import (
     COUNTERS,
     DEFAULT_TIME_LIMIT,
@@ -492,6 +493,11 @@ def cmd_backends(args: argparse.Namespace) -> int:
         print(f"{'':<13} capabilities: {', '.join(r['capabilities'])}")
         opts = ", ".join(f"{k}={v}" for k, v in r["options"].items()) or "-"
         print(f"{'':<13} options: {opts}")
+        for name, status in r["cores"].items():
+            if name not in SHARED_CORES:
+                print(f"{'':<13} compiled core {name} ({CORES[name]}): {status}")
+    for name in SHARED_CORES:
+        print(f"every backend: compiled core {name} ({CORES[name]}): {core_status(name)}")
     return EXIT_OK
 
 

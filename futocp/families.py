@@ -1,12 +1,12 @@
-"""Board families, defined declaratively by the YAML files of ``models/``.
+"""Board families, defined declaratively by the YAML files of ``futocp/models/``.
 
 A *family* (Latin square, Futoshiki, Sudoku, Jigsaw, a Latin triangle...) is a
 recipe for Latin boards: its geometry (a grid, or explicit cells with a
 layout), its asterisms (rows, columns, boxes, diagonals, windows, a region
 partition, or explicit cell lists), its label multiset and any default
 inscription, all depending on a few parameters (``n``, ``box``, ``regions``,
-``word``...). Each family is one file ``models/<name>.yaml``; the format of
-these files is described in ``models/README.md``. :func:`family` turns a
+``word``...). Each family is one file ``futocp/models/<name>.yaml``; the format
+of these files is described in ``futocp/models/README.md``. :func:`family` turns a
 family name, its parameters and an instance's givens into a
 :class:`~futocp.board.Board` whose ``kind`` is the family name and whose
 ``params`` are the resolved parameters, so that a writer can give the board
@@ -14,10 +14,10 @@ back as ``{"kind": name, params..., "givens": ...}``.
 
 Where the YAML files are found: the directories named in the environment
 variable ``FUTOCP_MODELS`` (``os.pathsep``-separated; for one's own families),
-then ``models/`` next to the ``futocp`` package (a clone or an editable
-install, as the README installs), then ``<prefix>/share/futocp/models`` (where
-a wheel installs them, by ``[tool.setuptools.data-files]`` in
-``pyproject.toml``).
+then the package's own ``models/`` folder, read with :mod:`importlib.resources`
+(package data: every install has it, a clone, an editable install, a wheel in
+a venv, ``pip install --user`` or ``--target``). A name found twice is taken
+from the first folder.
 
 Example:
     >>> b = sudoku(box=(2, 2), givens=[[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
@@ -33,18 +33,21 @@ from __future__ import annotations
 import ast
 import math
 import os
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from .board import Board, Label, declare_metadata, label_sort_key
 from .errors import BoardError, InputError, UsageError, did_you_mean
 from .relations import RELATIONS, Relation, get_kind
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = [
     "Family", "Param", "family", "get_family", "list_families", "models_dirs",
@@ -417,8 +420,8 @@ def check_relations(board: Board, relations: Sequence[Relation]) -> None:
                        "are strings")
         if spec.arity is not None and len(rel.cells) != spec.arity:
             raise fail(f"a {rel.kind} relation names {spec.arity} cells, got {len(rel.cells)}")
-        if len(rel.cells) < 2:
-            raise fail(f"a {rel.kind} relation needs at least two cells")
+        if not rel.cells:
+            raise fail(f"a {rel.kind} relation names no cell")
         for j, c in enumerate(rel.cells):
             if not _is_int(c) or not 0 <= c < board.n_cells:
                 raise fail(f"{rel.kind} relation {shown} names cell {c!r}, outside "
@@ -884,12 +887,22 @@ def board_layout(board: Board) -> list[list[int]] | None:
 
 
 # ------------------------------------------------------------------ loading
-def models_dirs() -> list[Path]:
-    """The directories searched for family files, first match of a name wins."""
-    dirs = [Path(p) for p in os.environ.get("FUTOCP_MODELS", "").split(os.pathsep) if p]
-    dirs.append(Path(__file__).resolve().parent.parent / "models")
-    dirs.append(Path(sys.prefix) / "share" / "futocp" / "models")
-    return [d for d in dirs if d.is_dir()]
+def models_dirs() -> list[Traversable]:
+    """The folders searched for family files, in order (the first file of a name wins).
+
+    The folders of ``FUTOCP_MODELS`` that exist, then the package's ``models/``
+    (a :class:`~importlib.resources.abc.Traversable`: a :class:`~pathlib.Path`
+    in every ordinary install).
+
+    Example:
+        >>> models_dirs()[-1].joinpath("sudoku.yaml").is_file()
+        True
+    """
+    dirs: list[Traversable] = [
+        Path(p) for p in os.environ.get("FUTOCP_MODELS", "").split(os.pathsep) if p]
+    dirs = [d for d in dirs if d.is_dir()]
+    dirs.append(resources.files("futocp").joinpath("models"))
+    return dirs
 
 
 _FAMILY_KEYS = {"name", "description", "source", "aliases", "params", "size", "grid", "cells",
@@ -897,7 +910,7 @@ _FAMILY_KEYS = {"name", "description", "source", "aliases", "params", "size", "g
                 "relations", "complete", "lists"}
 
 
-def _read_family(path: Path) -> Family:
+def _read_family(path: Traversable) -> Family:
     source = str(path)
     try:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -983,9 +996,10 @@ def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
 def _registry() -> dict[str, Family]:
     out: dict[str, Family] = {}
     for folder in models_dirs():
-        for path in sorted(folder.glob("*.yaml")):
+        files = [p for p in folder.iterdir() if p.name.endswith(".yaml") and p.is_file()]
+        for path in sorted(files, key=lambda p: p.name):
             fam = _read_family(path)
-            if fam.name != path.stem:
+            if fam.name != path.name.removesuffix(".yaml"):
                 raise InputError(f"family name {fam.name!r} differs from the file name", str(path))
             out.setdefault(fam.name, fam)
     for fam in out.values():

@@ -14,7 +14,9 @@ index order is label order), and these constraints:
   ``consecutive``, ``cage``...), whose meaning is its kind's record in
   :mod:`futocp.relations`; a kind whose cells are distinct (a cage) also
   gives an :class:`AllDifferent`;
-* :class:`Fixed` -- a clue.
+* :class:`Fixed` -- a clue, or a *given* of a one-cell relation: a Killer
+  cage of one cell holds its sum (its list is narrowed to the labels the
+  relation allows, like a clue's, in every filtering mode).
 
 The Model also owns the structure backends need: the permutation groups as
 ``(cells, counts)`` pairs (:attr:`Model.groups`), the groups of each cell, the
@@ -96,7 +98,7 @@ class AllDifferent:
 
 @dataclass(frozen=True)
 class Fixed:
-    """A clue: the cell takes value index ``value``."""
+    """A clue (or a one-cell relation's given): the cell takes value index ``value``."""
 
     cell: int
     value: int
@@ -118,7 +120,8 @@ class Model:
         filtering: ``"lists"``, ``"gac"`` or ``"none"``.
         conflict: Why the model is known to be unsatisfiable, or None.
         stats: ``build_s`` (seconds), ``removed_values`` (by filtering) and
-            ``fixed_cells`` (cells without a clue that filtering left one label).
+            ``fixed_cells`` (cells without a clue or a given that filtering
+            left one label).
     """
 
     board: Board
@@ -392,7 +395,22 @@ def _clue_conflict(board: Board) -> str | None:
                                                         rel.param_map["sum"]):
             return (f"no {len(rel.cells)} different labels sum to {rel.param_map['sum']} "
                     f"(cage [{shown}])")
+        if len(rel.cells) == 1 and not _unary_mask(rel, board.values):
+            return f"no label satisfies the one-cell {rel.kind} [{shown}]"
     return None
+
+
+def _unary_mask(rel: Relation, values: Sequence[Label]) -> int:
+    """The value indices a one-cell relation allows its cell, as a bit set."""
+    return sum(1 << i for i, v in enumerate(values) if rel.holds((v,)))
+
+
+def _relation_givens(board: Board) -> list[tuple[int, int]]:
+    """``(cell, allowed value indices)`` of each one-cell relation on a cell
+    without a clue (a Killer cage of one cell: the index of its sum)."""
+    clues = board.clue_map
+    return [(rel.cells[0], _unary_mask(rel, board.values)) for rel in board.relations
+            if len(rel.cells) == 1 and rel.cells[0] not in clues]
 
 
 def _group_constraints(asterisms: tuple[tuple[int, ...], ...], counts: tuple[int, ...] | None
@@ -447,6 +465,11 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
     for c, v in board.clues:
         constraints.append(Fixed(c, index[v]))
         domains[c] = 1 << index[v]
+    givens = _relation_givens(board)
+    for c, allowed in givens:  # a one-cell relation: a unary constraint on the cell's list
+        domains[c] &= allowed
+        if allowed and not allowed & (allowed - 1):  # one label: a given (a Killer cage of one)
+            constraints.append(Fixed(c, allowed.bit_length() - 1))
 
     model = Model(board, values, tuple(domains), tuple(constraints), filtering)
     removed = 0
@@ -457,7 +480,7 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
         conflict = None if empty is None else (
             _clue_conflict(board)
             or f"the list of cell {board.cell_name(empty)} is empty after filtering")
-    clued = model.board.clue_map
+    clued = {*board.clue_map, *(c for c, _ in givens)}
     fixed = sum(1 for c, d in enumerate(domains) if d and not d & (d - 1) and c not in clued)
     stats = {"build_s": time.perf_counter() - t0, "removed_values": removed,
              "fixed_cells": fixed}

@@ -70,7 +70,8 @@ class RelationKind:
         name: The kind's name (``less``, ``cage``, ...).
         holds: ``holds(labels, params) -> bool``, the meaning on the labels of the
             relation's cells (in the relation's cell order).
-        arity: 2 for a binary kind; None for any number of cells (at least 2).
+        arity: 2 for a binary kind; None for any number of cells (at least 1: a
+            Killer cage of one cell is a given, its label is the sum).
         params: Names of the kind's integer parameters.
         key: The key instance files list relations of this kind under.
         symmetric: The meaning does not depend on the order of the cells

@@ -58,9 +58,11 @@ def relation_board(n: int, kinds: tuple[str, ...], seed: int, count: int = 4, gi
     return replace(board, clues=tuple((c, hidden[c]) for c in cells), relations=tuple(rels))
 
 
-def killer_board(seed: int, givens: int = 0, wrong_sum: bool = False) -> Board:
-    """A 4x4 Sudoku with cages of 1-3 cells covering part of the grid, sums from a
-    hidden solution (or one sum off by one with ``wrong_sum``)."""
+def killer_board(seed: int, givens: int = 0, wrong_sum: bool = False,
+                 one_cell: bool = False) -> Board:
+    """A 4x4 Sudoku with cages of 2-3 cells (1-3 with ``one_cell``: a cage of one
+    cell is a given) covering part of the grid, sums from a hidden solution (or
+    one sum off by one with ``wrong_sum``)."""
     rng = random.Random(seed)
     base = sudoku((2, 2))
     hidden = random_solution(base, seed=rng.randrange(1 << 30))
@@ -79,7 +81,7 @@ def killer_board(seed: int, givens: int = 0, wrong_sum: bool = False) -> Board:
             nxt = rng.choice(nbrs)
             cage.append(nxt)
             free.discard(nxt)
-        if len(cage) < 2 or len({hidden[x] for x in cage}) < len(cage):
+        if len(cage) < (1 if one_cell else 2) or len({hidden[x] for x in cage}) < len(cage):
             continue
         total = sum(hidden[x] for x in cage) + (1 if wrong_sum and not rels else 0)
         rels.append(Relation("cage", tuple(cage), (("sum", total),)))

@@ -32,6 +32,13 @@ BOARDS = {
     "mixed-5x5": relation_board(5, KINDS, seed=5, count=8, givens=4),
     "killer-0": killer_board(0),
     "killer-1": killer_board(1, givens=2),
+    # cages of one cell (givens in disguise) beside larger ones; and a one-cell
+    # cage whose sum its cell cannot take (that board has no solution)
+    "killer-one-cell-0": killer_board(0, one_cell=True),
+    "killer-one-cell-2": killer_board(2, givens=1, one_cell=True),
+    "killer-one-cell-wrong": next(b for b in (killer_board(s, wrong_sum=True, one_cell=True)
+                                              for s in range(50))
+                                  if len(b.relations[0].cells) == 1 and brute_force_count(b) == 0),
     # the first wrong-sum board that no solution fits (found by the oracle)
     "killer-wrong": next(b for b in (killer_board(s, wrong_sum=True) for s in range(50))
                          if brute_force_count(b) == 0),
@@ -72,7 +79,9 @@ def test_every_kind_counts_and_verifies(name, key):
 
 def test_boards_cover_sat_and_unsat():
     counts = {key: brute_force_count(b) for key, b in BOARDS.items()}
-    assert counts["killer-wrong"] == 0
+    assert counts["killer-wrong"] == counts["killer-one-cell-wrong"] == 0
+    for key in ("killer-one-cell-0", "killer-one-cell-2"):
+        assert any(len(r.cells) == 1 for r in BOARDS[key].relations), key
     assert all(counts[k] > 0 for k in counts if not k.endswith(("random", "wrong")))
 
 

@@ -272,6 +272,8 @@ class Backend:
     max_literals: ClassVar[int] = 20_000_000  # cells x values the backend accepts
     own_child: ClassVar[bool] = False  # runs its own child process for the limits (see above)
     c_extension: ClassVar[bool] = False  # its solver is C code run in this process (could crash it)
+    # the compiled cores its search runs on (module names of futocp.cores.CORES)
+    cores: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def available(cls) -> bool | str:

@@ -781,6 +781,7 @@ class ListcolorBackend(Backend):
         "nodes", "backtracks", "removed_values", "max_depth", "probes", "failed_literals",
         "dilemma_values")
     count_rank = 0  # the fastest at counting (benchmarks/sudoku.py)
+    cores = ("futocp.backends._listcolor_core", "futocp.backends._listcolor_core_wide")
     max_literals = 4_000_000
     options = (
         Option("lookahead", str, "auto", ("auto", "always", "never"),

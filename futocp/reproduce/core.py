@@ -145,8 +145,7 @@ def get_reproduction(name: str) -> Reproduction:
 # ------------------------------------------------------------------ the data
 def experiments_dir() -> Path:
     """The ``experiments/`` folder: ``$FUTOCP_EXPERIMENTS``, the source tree's, or
-    ``<prefix>/share/futocp/experiments`` (found the way :func:`futocp.families.models_dirs`
-    finds ``models/``).
+    ``<prefix>/share/futocp/experiments``.
 
     Raises:
         InputError: when none exists.
