@@ -610,7 +610,7 @@ def _run_task(conn: Any, func: Callable[..., Any], args: Sequence[Any]) -> bool:
         return False
     except Exception as exc:  # noqa: BLE001 - an answer that cannot be pickled
         conn.send(("error", f"cannot send the answer back: {exc}"))
-    return end[0] != "memory"
+    return bool(end[0] != "memory")
 
 
 def _call_main(conn: Any, func: Callable[..., Any], args: Sequence[Any],

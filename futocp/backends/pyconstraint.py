@@ -67,7 +67,7 @@ the constraints of the cell just assigned).
 python-constraint has neither a solution limit nor a time limit; this backend
 adds both: it draws at most ``limit`` solutions from ``getSolutionIter()``
 (``exhausted`` is True only when the iterator ended), and with a time limit it
-runs the search in a child process that streams solutions back through a pipe
+runs the search in a child process (:func:`futocp.procs.run_child`) that streams solutions back
 and is killed at the deadline (``unknown`` with none found, ``sat`` with
 ``exhausted`` False otherwise). Without a time limit the search runs in this
 process.
