@@ -302,6 +302,7 @@ class Child:
         self._proc = proc
         self._own_group = own_group
         self._stopped = False
+        self._code: int | None = None  # the exit code, once the process object is closed
         self.conn = conn
         self.name: str = proc.name
         self.pid: int = proc.pid
@@ -314,7 +315,10 @@ class Child:
     @property
     def exitcode(self) -> int | None:
         """The exit code (negative: the signal that killed it), or None while it runs."""
-        code: int | None = self._proc.exitcode
+        try:
+            code: int | None = self._proc.exitcode
+        except ValueError:  # reaped and closed
+            return self._code
         return code
 
     def alive(self) -> bool:
@@ -360,6 +364,7 @@ class Child:
         def reap() -> None:
             with contextlib.suppress(Exception):
                 proc.join()
+                self._code = proc.exitcode
                 proc.close()
 
         if background and proc.exitcode is None:

@@ -48,6 +48,8 @@ __all__ = ["Outcome", "run_isolated", "kill_all", "reset_kill_all", "default_met
 PRELOAD = ["futocp", "futocp.experiments.runner", "futocp.backends",
            "ortools.sat.python.cp_model", "pysat.solvers", "pysat.card", "constraint"]
 
+_RUN = "the run's process"  # as crash reasons name it
+
 _live: dict[int, Child | Command] = {}  # pid -> process handle, for kill_all
 _lock = threading.Lock()
 _closing = threading.Event()  # set by kill_all: calls starting after it are killed at once
@@ -78,10 +80,6 @@ def default_method() -> str:
     if os.name == "posix" and not daemon and "forkserver" in multiprocessing.get_all_start_methods():
         return "forkserver"
     return "subprocess"
-
-
-def _crash_reason(returncode: int | None, stderr: str = "") -> str:
-    return crash_reason(returncode, "the run's process", oom_hint=True, stderr=stderr)
 
 
 def _track(handle: Child | Command) -> None:
@@ -163,7 +161,7 @@ def _run_forkserver(func: Callable[[Any], Any], arg: Any, timeout: float | None)
                 else:
                     out.error = value
             except (EOFError, OSError):
-                out.error = _crash_reason(child.join(5))
+                out.error = crash_reason(child.join(5), _RUN, oom_hint=True)
         else:
             out.killed = True
             out.error = f"killed after {timeout:g} s"
@@ -195,7 +193,8 @@ def _run_subprocess(func: Callable[[Any], Any], arg: Any, timeout: float | None)
         try:
             kind, value = pickle.loads(stdout)
         except Exception:  # noqa: BLE001 - no answer: a crash
-            out.error = _crash_reason(command.returncode, stderr.decode("utf-8", "replace"))
+            out.error = crash_reason(command.returncode, _RUN, oom_hint=True,
+                                     stderr=stderr.decode("utf-8", "replace"))
             return out
         if kind == "ok":
             out.value = value
