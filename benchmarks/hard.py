@@ -164,7 +164,7 @@ def _cnf_3d(board: Board) -> tuple[list[list[int]], dict[int, tuple[int, Any]]]:
 
 def _peer(task: dict[str, Any]) -> dict[str, Any]:
     """In a fresh process: one peer on one board (the time excludes the process start)."""
-    from futocp.backends.subproc import limit_memory
+    from futocp.procs import limit_memory
 
     limit_memory(MEMORY_MB)
     board, system = task["board"], task["system"]
@@ -206,7 +206,7 @@ def _futocp(task: dict[str, Any]) -> dict[str, Any]:
     from futocp.api import solve
     from futocp.backends import REGISTRY, get_backend
     from futocp.backends.auto import Member
-    from futocp.backends.subproc import limit_memory
+    from futocp.procs import limit_memory
 
     limit_memory(MEMORY_MB)
     member = Member.parse(task["system"])

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from futocp.backends import REGISTRY, get_backend, subproc
+from futocp import procs
+from futocp.backends import REGISTRY, get_backend
 from futocp.backends.base import Deadline, DeadlinePassed
 from futocp.backends.cpsat import CpsatBackend
 from futocp.backends.sat import SatBackend, encode, resolve_solver
@@ -118,7 +119,7 @@ def test_a_deadline_passed_in_a_backend_is_unknown_with_the_reason(monkeypatch):
 
 # ------------------------------------------------------------ memory
 def test_an_encoding_that_cannot_fit_is_refused_before_it_is_built(monkeypatch):
-    monkeypatch.setattr(subproc, "available_mb", lambda: 8000.0)
+    monkeypatch.setattr(procs, "available_mb", lambda: 8000.0)
     model = build_model(latin_square(100))
     with pytest.raises(UnsupportedError, match="10,000 cells x 100 values"):
         SatBackend().solve(model, time_limit=10, card="totalizer")
@@ -135,7 +136,7 @@ def test_a_memory_limit_the_encoding_clearly_exceeds_is_unknown_at_once():
 
 def test_a_run_past_its_memory_limit_is_stopped_and_unknown():
     model = build_model(latin_square(60))  # CP-SAT's load takes ~250 MB more than it starts with
-    held = subproc.usage_mb() or 150.0
+    held = procs.usage_mb() or 150.0
     limit = round(held + 60)
     result = CpsatBackend().solve(model, time_limit=60, memory_limit=limit)
     assert result.status is Status.UNKNOWN
@@ -149,7 +150,7 @@ def test_a_python_backend_past_its_memory_limit_is_stopped(monkeypatch):
             blocks.append(bytearray(2 ** 24))
 
     monkeypatch.setattr(REGISTRY["listcolor"], "_solve", hog)
-    held = subproc.usage_mb() or 150.0
+    held = procs.usage_mb() or 150.0
     limit = round(held + 100)
     result, elapsed = timed(get_backend("listcolor").solve, build_model(latin_square(4)),
                             time_limit=60, memory_limit=limit)

@@ -13,7 +13,7 @@ gives a ranked list of *members* (a backend and its options).
   solver crashes, it refuses the model -- hands over to the next one, within
   the time left).
 * ``workers=N``: the first N eligible members run side by side, each in a
-  forked process that dies with this one (:func:`~futocp.childproc.die_with_parent`),
+  forked process that dies with this one (:func:`futocp.procs.start`),
   the k-th one ``k * stagger`` seconds after the first (default 1 s: an instance
   the first member solves at once keeps the cores to itself; a member that ends
   early is replaced at once by the next); the first *definitive* answer wins -- ``sat`` whose solutions pass
@@ -41,8 +41,6 @@ Example:
 from __future__ import annotations
 
 import json
-import multiprocessing
-import multiprocessing.connection
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -52,6 +50,7 @@ from typing import Any, ClassVar
 
 from ..errors import FutocpError, UsageError
 from ..model import Model
+from ..procs import Child, crash_reason, fork_available, start, stop_all, wait_any
 from ..result import Result, Status
 from ..verify import verify
 from .base import KILL_GRACE_S, Backend, Deadline, Option, active_limits, run_limits
@@ -255,14 +254,12 @@ def _wrong(model: Model, result: Result) -> str | None:
 
 
 def _member_main(conn: Any, member: Member, model: Model, limit: int | None,
-                 time_limit: float | None, seed: int | None, memory_limit: float | None) -> None:
-    """A portfolio process: solve with one member, send the Result (or the error), exit."""
-    from ..childproc import die_with_parent
+                 time_limit: float | None, seed: int | None, memory_limit: float | None) -> int:
+    """A portfolio process (:func:`~futocp.procs.start`): solve with one member, send
+    the Result (or the error); its exit code."""
     from . import get_backend
 
-    code = 0
     try:
-        die_with_parent()
         backend = get_backend(member.backend)
         extra = {} if seed is None or "seed" not in backend.capabilities else {"seed": seed}
         with run_limits(memory_limit=memory_limit):  # no reused child: ours is the parent's
@@ -270,16 +267,12 @@ def _member_main(conn: Any, member: Member, model: Model, limit: int | None,
                                    **extra, **dict(member.options))
         conn.send(("result", result))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
-        code = 1
         try:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
         except Exception:  # noqa: BLE001 - nothing more to say
             pass
-    finally:
-        try:
-            conn.close()
-        finally:
-            os._exit(code)
+        return 1
+    return 0
 
 
 @dataclass
@@ -382,7 +375,7 @@ class AutoBackend(Backend):
         deadline = Deadline(time_limit)
         memory_limit = active_limits().memory_limit
         side_by_side = min(options["workers"], len(members))
-        if side_by_side > 1 and "fork" in multiprocessing.get_all_start_methods():
+        if side_by_side > 1 and fork_available():
             run, ran = self._portfolio(model, members[:side_by_side], limit, deadline, seed,
                                        memory_limit, options["stagger"])
             if run.stuck():
@@ -438,31 +431,27 @@ class AutoBackend(Backend):
         """Every member in its own forked process, the k-th one started ``k * stagger``
         seconds after the first (unless the first ones are over before); the first
         definitive answer wins. Returns what they answered and the members started."""
-        ctx = multiprocessing.get_context("fork")
         run = _Run()
-        procs: dict[Any, tuple[Member, Any]] = {}  # reading end of the pipe -> (member, process)
+        members_of: dict[Child, Member] = {}
         started: list[Member] = []
         t0 = time.perf_counter()
         end = None if deadline.end is None else deadline.end + KILL_GRACE_S + 0.2
 
-        def start(member: Member) -> None:
-            reader, writer = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_member_main, name=f"futocp-auto-{member.backend}",
-                               args=(writer, member, model, limit, deadline.remaining(), seed,
-                                     memory_limit), daemon=False)
-            proc.start()
-            writer.close()
-            procs[reader] = (member, proc)
+        def start_member(member: Member) -> Child:
+            child = start(_member_main, (member, model, limit, deadline.remaining(), seed,
+                                         memory_limit),
+                          name=f"futocp-auto-{member.backend}", method="fork")
+            members_of[child] = member
             started.append(member)
+            return child
 
         try:
-            waiting: list[Any] = []
+            waiting: list[Child] = []
             while run.winner is None:
                 left = deadline.remaining()
                 if len(started) < len(members) and (left is None or left > 0.05) and (
                         not waiting or time.perf_counter() >= t0 + len(started) * stagger):
-                    start(members[len(started)])
-                    waiting.append(list(procs)[-1])
+                    waiting.append(start_member(members[len(started)]))
                     continue
                 if not waiting:
                     break
@@ -475,32 +464,27 @@ class AutoBackend(Backend):
                 if len(started) < len(members):
                     due = t0 + len(started) * stagger - now
                     timeout = due if timeout is None else min(timeout, due)
-                for conn in multiprocessing.connection.wait(waiting, timeout):
-                    ready: Any = conn
-                    waiting.remove(ready)
-                    member, proc = procs[ready]
-                    try:
-                        kind, value = ready.recv()
-                    except (EOFError, OSError):
-                        proc.join(2)
-                        from .subproc import crash_reason
-
-                        run.errors.append(f"{member.label}: {crash_reason(proc.exitcode)}")
-                        continue
-                    if kind == "error":
-                        run.errors.append(f"{member.label}: {value}")
-                    elif run.take(model, member, value, limit):
+                for child in wait_any(waiting, timeout):
+                    waiting.remove(child)
+                    if self._heard(model, run, members_of[child], child, limit):
                         break
         finally:
-            for _, proc in procs.values():
-                if proc.is_alive():
-                    proc.kill()
-            for conn, (_, proc) in procs.items():
-                proc.join(5)
-                conn.close()
-                if proc.exitcode is not None:
-                    proc.close()
+            stop_all(list(members_of))
         return run, started
+
+    @staticmethod
+    def _heard(model: Model, run: _Run, member: Member, child: Child, limit: int | None) -> bool:
+        """Take what a member's process said (its answer, its error, or its crash);
+        True when its answer wins."""
+        try:
+            kind, value = child.receive()
+        except (EOFError, OSError):
+            run.errors.append(f"{member.label}: {crash_reason(child.join(2))}")
+            return False
+        if kind == "error":
+            run.errors.append(f"{member.label}: {value}")
+            return False
+        return run.take(model, member, value, limit)
 
     def _answer(self, model: Model, run: _Run, ran: Sequence[Member], rule: str,
                 time_limit: float | None, deadline: Deadline) -> Result:

@@ -19,7 +19,7 @@ reason (``time limit of 10 s reached while encoding``). A backend may declare
 clearly cannot fit (more than this machine's available memory) is refused
 with :class:`~futocp.errors.UnsupportedError` before anything is allocated.
 ``memory_limit`` (MB) and ``isolate`` run the solve in a child process
-(:mod:`futocp.backends.subproc`): past the memory limit the answer is
+(:mod:`futocp.procs`): past the memory limit the answer is
 ``unknown`` with the reason ``memory limit of N MB reached``; a crash of the
 solver's C code there costs that run only (:class:`~futocp.errors.SolverError`).
 A backend with ``own_child = True`` (``sat``, ``cpsat``) runs its own child and
@@ -159,7 +159,7 @@ class RunLimits:
         isolate: Run the solve in a child process even without a memory limit,
             so that a crash of the solver's C code costs that run only.
         reuse: Run in one reusable child process (see
-            :func:`~futocp.backends.subproc.run_child`) rather than a fresh fork
+            :func:`~futocp.procs.run_child`) rather than a fresh fork
             per solve: tens of milliseconds less per solve, for callers that solve
             many small boards and change no registry meanwhile (the CLI); it is
             started at the first solve and stopped at the end of the
@@ -207,7 +207,7 @@ def run_limits(memory_limit: float | None = None, isolate: bool = False,
     finally:
         _DEFAULT_LIMITS.reset(token)
         if reuse:  # the reusable child lives as long as the block
-            from .subproc import close_worker
+            from ..procs import close_worker
 
             close_worker()
 
@@ -363,7 +363,7 @@ class Backend:
         need = self.estimate_mb(model, options)
         if need is None:
             return None
-        from .subproc import available_mb, memory_reason
+        from ..procs import available_mb, memory_reason
 
         have = available_mb()
         size = (f"a model of {model.n_cells:,} cells x {model.n_values:,} values")
@@ -474,7 +474,7 @@ class Backend:
              seed: int | None, opts: dict[str, Any], limits: RunLimits) -> Result:
         """:meth:`_solve`, in a child process when the limits ask for one, with the
         deadline of an encoding turned into ``unknown``."""
-        from .subproc import in_child
+        from ..procs import in_child
 
         token = _ACTIVE_LIMITS.set(limits)
         try:
@@ -491,7 +491,7 @@ class Backend:
                         seed: int | None, opts: dict[str, Any], limits: RunLimits) -> Result:
         """:meth:`_solve` in a child process capped at the memory limit and killed
         :data:`KILL_GRACE_S` after the time limit (the backend stops itself before)."""
-        from .subproc import run_child
+        from ..procs import run_child
 
         wait = None if time_limit is None else time_limit + KILL_GRACE_S
         out = run_child(_child_solve, (self, model, limit, time_limit, seed, opts),

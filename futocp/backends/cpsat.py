@@ -51,7 +51,7 @@ Limits. CP-SAT does not look at its clock while it loads a model (on an
 empty Latin square of order 150, 10 s of time limit became 36 s and 3.7 GB):
 under a time limit, a model whose load could take longer than the limit
 (:data:`LOAD_S_PER_LITERAL` per cell value) is built and solved in a child
-process killed at the deadline (:mod:`futocp.backends.subproc`), as is every
+process killed at the deadline (:mod:`futocp.procs`), as is every
 solve with a memory limit or ``isolate`` (:func:`~futocp.backends.base.run_limits`);
 building the model checks the deadline too (``unknown``, "time limit of 10 s
 reached while building the model"). A model whose load clearly needs more
@@ -395,7 +395,7 @@ class CpsatBackend(Backend):
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
-        from .subproc import run_child
+        from ..procs import run_child
 
         limits = active_limits()
         child = limits.child or (time_limit is not None and model.n_cells * model.n_values
@@ -498,7 +498,7 @@ def _assemble(model: Model, messages: Sequence[Any], limit: int | None,
               time_limit: float | None) -> Result:
     """The Result from what :func:`_cpsat_run` reported (all of it, or what it sent
     before the deadline stopped it)."""
-    from .subproc import read_messages
+    from ..procs import read_messages
 
     phase, stats, solutions, done = read_messages(messages, model.labels_of, _BUILDING)
     code, stopped = done or (None, False)

@@ -67,7 +67,7 @@ the constraints of the cell just assigned).
 python-constraint has neither a solution limit nor a time limit; this backend
 adds both: it draws at most ``limit`` solutions from ``getSolutionIter()``
 (``exhausted`` is True only when the iterator ended), and with a time limit it
-runs the search in a child process that streams solutions back through a pipe
+runs the search in a child process (:func:`futocp.procs.run_child`) that streams solutions back
 and is killed at the deadline (``unknown`` with none found, ``sat`` with
 ``exhausted`` False otherwise). Without a time limit the search runs in this
 process.
@@ -82,7 +82,6 @@ Example:
 
 from __future__ import annotations
 
-import multiprocessing
 import operator
 import random
 import sys
@@ -93,6 +92,8 @@ from typing import Any
 
 from ..errors import SolverError, UnsupportedError, UsageError
 from ..model import Model
+from ..procs import run_child
+from ..procs import start_method as _start_method
 from ..result import Result, Status
 from .base import Backend, Deadline, Option
 
@@ -544,22 +545,29 @@ def _search(model: Model, opts: dict[str, Any], limit: int | None, seed: int | N
     emit(("done", True))
 
 
-def _child(conn: Any, model: Model, opts: dict[str, Any], limit: int | None,
-           seed: int | None) -> None:
-    """Entry point of the search process: stream the messages of :func:`_search`."""
-    from ..childproc import die_with_parent
+def _run_child(method: str, model: Model, options: dict[str, Any], limit: int | None,
+               seed: int | None, time_limit: float, messages: list[tuple[Any, ...]]) -> bool:
+    """Search in a child process killed at the deadline, its messages appended to
+    ``messages``; True when it was killed before it was done."""
+    out = run_child(_searching, (model, options, limit, seed), deadline=Deadline(time_limit),
+                    name="futocp-pyconstraint", method=method)
+    messages.extend(out.messages)
+    if out.crashed:
+        messages.append(("error", f"the search process ended with code {out.exitcode} "
+                                  "before reporting"))
+    elif out.error is not None:
+        messages.append(("error", out.error))
+    return out.timed_out and not any(msg[0] in ("done", "error") for msg in messages)
 
-    die_with_parent()  # never outlive the solve that asked for it
+
+def _searching(emit: Callable[[tuple[Any, ...]], None], model: Model, opts: dict[str, Any],
+               limit: int | None, seed: int | None) -> None:
+    """The search process's call (:func:`~futocp.procs.run_child`): stream the
+    messages of :func:`_search`, and an ``("error", ...)`` message for a failure."""
     try:
-        _search(model, opts, limit, seed, conn.send)
+        _search(model, opts, limit, seed, emit)
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
-
-
-def _start_method() -> str:
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        emit(("error", f"{type(exc).__name__}: {exc}"))
 
 
 class PyconstraintBackend(Backend):
@@ -620,8 +628,7 @@ class PyconstraintBackend(Backend):
             process, timed_out = "inline", False
         else:
             process = _start_method()
-            timed_out = self._run_child(process, model, options, limit, seed, time_limit,
-                                        messages)
+            timed_out = _run_child(process, model, options, limit, seed, time_limit, messages)
         elapsed = time.perf_counter() - t0
 
         encode_s, exhausted, solutions = 0.0, False, []
@@ -649,54 +656,3 @@ class PyconstraintBackend(Backend):
             "timed_out": timed_out,
         }
         return Result(status, solutions, stats, exhausted=exhausted and not timed_out)
-
-    @staticmethod
-    def _run_child(method: str, model: Model, options: dict[str, Any], limit: int | None,
-                   seed: int | None, time_limit: float, messages: list[tuple[Any, ...]]) -> bool:
-        """Search in a child process killed at the deadline; True when it was killed."""
-        ctx: Any = multiprocessing.get_context(method)
-        deadline = Deadline(time_limit)
-        reader, writer = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(writer, model, options, limit, seed),
-                           name="futocp-pyconstraint", daemon=True)
-        proc.start()
-        writer.close()
-        timed_out = False
-
-        def take() -> bool:
-            """Read one message; True when it ends the search."""
-            try:
-                msg = reader.recv()
-            except (EOFError, OSError):
-                proc.join(1.0)
-                msg = ("error", f"the search process ended with code {proc.exitcode} "
-                                "before reporting")
-            messages.append(msg)
-            return msg[0] in ("done", "error")
-
-        try:
-            while True:
-                left = deadline.remaining() or 0.0
-                if left > 0 and reader.poll(left):
-                    if take():
-                        break
-                    continue
-                timed_out = True
-                proc.kill()
-                proc.join()
-                while reader.poll(0):  # what the child sent before it was killed
-                    try:
-                        msg = reader.recv()
-                    except (EOFError, OSError):  # nothing more, or a message cut short
-                        break
-                    messages.append(msg)
-                    if msg[0] in ("done", "error"):
-                        timed_out = False
-                        break
-                break
-        finally:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-            reader.close()
-        return timed_out

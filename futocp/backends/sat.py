@@ -88,7 +88,7 @@ Limits. The time limit covers encoding (checked every few hundred clauses:
 python-sat can interrupt is stopped by a timer calling ``interrupt()``
 (``solve_limited(expect_interrupt=True)``); CaDiCaL, Kissat and Lingeling
 cannot be (:func:`can_interrupt`), so under a time limit they run in a child
-process (:mod:`futocp.backends.subproc`) that streams each solution back and
+process (:mod:`futocp.procs`) that streams each solution back and
 is killed at the deadline. So does a CNF whose load into the solver, which
 nothing interrupts, could outlast the limit (:data:`LOAD_S_PER_LITERAL`), and
 every solve with a memory limit or ``isolate``. An encoding that clearly
@@ -964,7 +964,7 @@ class SatBackend(Backend):
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
-        from .subproc import run_child
+        from ..procs import run_child
 
         name = resolve_solver(options["solver"], limit, time_limit, free_literals(model))
         if name not in _solver_names():
@@ -1123,7 +1123,7 @@ def _call(solver: Any, deadline: Deadline, interruptible: bool = True) -> bool |
 def _assemble(model: Model, messages: Sequence[Any], time_limit: float | None) -> Result:
     """The Result from what :func:`_sat_run` reported (all of it, or what it sent
     before the deadline stopped it)."""
-    from .subproc import read_messages
+    from ..procs import read_messages
 
     phase, stats, solutions, end = read_messages(messages, model.labels_of, "encoding")
     done = end is not None
