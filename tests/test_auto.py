@@ -52,7 +52,13 @@ def fakes(monkeypatch):
 
 
 def children() -> list[int]:
-    """This process's living child processes (from /proc)."""
+    """This process's living child processes (from /proc) that the test started: the
+    long-lived helpers earlier tests leave (multiprocessing's fork server and resource
+    tracker) were there before and are not counted (see ``_helpers``)."""
+    return [pid for pid in _all_children() if pid not in _HELPERS]
+
+
+def _all_children() -> list[int]:
     me, out = os.getpid(), []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -64,6 +70,16 @@ def children() -> list[int]:
             if int(fields[1]) == me and fields[0] != "Z":
                 out.append(int(entry))
     return out
+
+
+_HELPERS: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _helpers() -> None:
+    """Remember the children alive before each test (helpers of earlier tests)."""
+    _HELPERS.clear()
+    _HELPERS.update(_all_children())
 
 
 needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="no /proc")
