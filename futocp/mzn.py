@@ -26,7 +26,15 @@ header comments map them to labels), each restricted to its list, and
   finished five (median 3.4 s), the arithmetic three (median 15 s), with 4 to
   60 times fewer nodes; on 9x9 Kropki boards both took 0.2 s;
 * per ``cage``, ``sum(c in cage)(lab(c)) = total`` (its distinctness is the
-  cage's all-different group above).
+  cage's all-different group above);
+* per relation of another n-ary kind with an expression in :data:`NARY`
+  (``arith``: a sum, product, ``abs`` of a difference or a quotient either way
+  round; ``visible``: the number of cells above every cell before them), that
+  constraint; per relation of any other n-ary kind, its generic decomposition:
+  a ``table`` of its allowed value-index tuples
+  (:meth:`~futocp.model.Model.allowed_tuples`; ``constraint false`` when it
+  allows none). Option ``nary="table"`` posts the kinds of :data:`NARY` as
+  tables too.
 
 It prints one line per solution::
 
@@ -85,12 +93,14 @@ from .model import Model
 from .relations import Relation, get_kind
 
 __all__ = ["to_mzn", "parse_mzn_output", "write_redefinitions", "MznOutput", "SOLUTION_PREFIX",
-           "CONSISTENCIES", "RELATION_ENCODINGS", "SPECIALISED", "ARITHMETIC",
+           "CONSISTENCIES", "RELATION_ENCODINGS", "NARY_ENCODINGS", "SPECIALISED", "ARITHMETIC",
+           "NARY",
            "GECODE_6_2_REDEFINITIONS"]
 
 SOLUTION_PREFIX = "futocp-solution:"
 CONSISTENCIES = ("domain", "solver")
 RELATION_ENCODINGS = ("table", "arithmetic")
+NARY_ENCODINGS = ("expression", "table")
 
 SPECIALISED: dict[str, str] = {"less": "x[{a}] < x[{b}]"}
 """The binary kinds always posted as a constraint of their own, by kind: ``{a}`` and
@@ -161,6 +171,35 @@ def _label_comment(model: Model) -> list[str]:
     return out
 
 
+def _arith_expression(rel: Relation, cells: Sequence[int]) -> str:
+    p = rel.param_map
+    labs = [f"lab({c})" for c in cells]
+    op, target = p["op"], p["target"]
+    if op == "+":
+        return f"{' + '.join(labs)} = {target}"
+    if op == "*":
+        return f"{' * '.join(labs)} = {target}"
+    a, b = labs
+    if op == "-":
+        return f"abs({a} - {b}) = {target}"
+    disj = " \\/ "
+    return f"({a} = {target} * {b}{disj}{b} = {target} * {a})"
+
+
+def _visible_expression(rel: Relation, cells: Sequence[int]) -> str:
+    xs = [f"x[{c}]" for c in cells]
+    conj = " /\\ "
+    terms = ["1"] + ["bool2int(" + conj.join(f"{x} > {y}" for y in xs[:i]) + ")"
+                     for i, x in enumerate(xs) if i]
+    return f"{' + '.join(terms)} = {rel.param_map['count']}"
+
+
+NARY: dict[str, Any] = {"arith": _arith_expression, "visible": _visible_expression}
+"""The n-ary kinds posted as an expression of their own (``expression(rel, cells)``,
+cells 1-based; ``lab(c)`` is the label of cell c, ``x[c]`` its value index, in
+label order); every other n-ary kind but ``cage`` is posted as a table."""
+
+
 def _lab_definition(model: Model) -> str | None:
     """The MiniZinc function ``lab(c)`` (the label of cell c), or None for non-integer labels."""
     vals = [v for v in model.values if isinstance(v, int) and not isinstance(v, bool)]
@@ -179,7 +218,7 @@ def _pairs_table(pairs: Sequence[tuple[int, int]]) -> str:
 
 
 def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
-           **options: Any) -> str:
+           nary: str = "expression", **options: Any) -> str:
     """A MiniZinc model with its data, in one ``.mzn`` text.
 
     Args:
@@ -189,6 +228,8 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
         relations: ``"table"`` posts ``less`` as ``<`` and every other binary
             kind as a table of allowed pairs; ``"arithmetic"`` posts the kinds of
             :data:`ARITHMETIC` as arithmetic over labels, the others as tables.
+        nary: ``"expression"`` posts the n-ary kinds of :data:`NARY` as their
+            expressions, ``"table"`` as tables of allowed tuples.
         **options: No others are defined; any given is an error.
 
     Returns:
@@ -196,21 +237,19 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
 
     Raises:
         UsageError: for an unknown option or value.
-        UnsupportedError: for an n-ary relation kind other than ``cage``.
+        TableTooLarge: a table past the size guard.
     """
     if options:
         raise UsageError(f"the mzn export has no option {sorted(options)[0]!r} "
-                         f"(options: consistency, relations)")
+                         f"(options: consistency, relations, nary)")
+    if nary not in NARY_ENCODINGS:
+        raise UsageError(f"option nary={nary!r}: choose one of {', '.join(NARY_ENCODINGS)}")
     if consistency not in CONSISTENCIES:
         raise UsageError(f"option consistency={consistency!r}: choose one of "
                          f"{', '.join(CONSISTENCIES)}")
     if relations not in RELATION_ENCODINGS:
         raise UsageError(f"option relations={relations!r}: choose one of "
                          f"{', '.join(RELATION_ENCODINGS)}")
-    for rel in model.nary:
-        if rel.kind != "cage":
-            raise UnsupportedError(f"the mzn export has no encoding of the n-ary relation kind "
-                                   f"{rel.kind!r}")
     ann = " :: domain" if consistency == "domain" else ""
     lab = _lab_definition(model)
     board = model.board
@@ -229,6 +268,17 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
     cages = model.cages
     if cages and lab is None:  # unreachable: cages need integer labels
         raise UnsupportedError("cages need integer labels")
+    # other n-ary relations: an expression of their own (by kind), or a table
+    expressions: list[tuple[Relation, str]] = []
+    nary_tables: list[tuple[Relation, tuple[tuple[int, ...], ...]]] = []
+    for rel in model.nary:
+        if rel.kind == "cage":
+            continue
+        form = NARY.get(rel.kind) if nary == "expression" else None
+        if form is not None and (lab is not None or not get_kind(rel.kind).integer):
+            expressions.append((rel, form(rel, [c + 1 for c in rel.cells])))
+        else:
+            nary_tables.append((rel, model.allowed_tuples(rel)))
 
     lines = [
         f"% futocp MiniZinc export: kind={board.kind}, {n} cells, {m} values, "
@@ -299,12 +349,20 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
                      f"{_array([_set(c + 1 for c in r.cells) for r in cages])};")
         lines.append(f"array[1..{len(cages)}] of int: cage_sum = "
                      f"{_array([str(r.param_map['sum']) for r in cages])};")
+    for t, (rel, rows) in enumerate(nary_tables, start=1):
+        if rows:
+            lines.append(f"% ntable{t}: {rel.kind} {dict(rel.params)} -- the allowed value "
+                         "tuples of its cells")
+            flat = [str(v + 1) for row in rows for v in row]
+            lines.append(f"array[int, 1..{len(rel.cells)}] of int: ntable{t} = "
+                         f"array2d(1..{len(rows)}, 1..{len(rel.cells)}, {_array(flat)});")
     lines += [
         "",
         "% ---- model",
         "array[CELLS] of var VALUES: x;",
     ]
-    if lab is not None and (cages or any("lab(" in forms[k] for k in special)):
+    if lab is not None and (cages or expressions
+                            or any("lab(" in forms[k] for k in special)):
         lines.append(lab)
     lines += [
         "constraint forall(c in CELLS)(x[c] in lists[c]);",
@@ -329,6 +387,15 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
     if cages:
         lines.append("constraint forall(k in index_set(cage_sum))("
                      "sum(c in cage_cells[k])(lab(c)) = cage_sum[k]);")
+    for rel, text in expressions:
+        lines.append(f"constraint {text};  % {rel.kind}")
+    for t, (rel, rows) in enumerate(nary_tables, start=1):
+        if rows:
+            lines.append(f"constraint table([{', '.join(f'x[{c + 1}]' for c in rel.cells)}], "
+                         f"ntable{t});")
+        else:
+            lines.append(f"constraint false;  % {rel.kind} {dict(rel.params)} allows no tuple "
+                         "of its cells' lists")
     lines += [
         "solve satisfy;",
         f'output ["{SOLUTION_PREFIX} ", show(x), "\\n"];',

@@ -16,7 +16,13 @@ a specialised encoding in :data:`INTEGER_ENCODINGS` / :data:`BOOLEAN_ENCODINGS`
 gets it, every other binary kind the generic one built from its support
 (:meth:`~futocp.model.Model.allowed_pairs`): ``add_allowed_assignments`` on
 the two integers, or support / conflict clauses on the Booleans (whichever
-is shorter). The specialised ones:
+is shorter); every other n-ary kind its generic decomposition
+(:func:`nary_generic`): ``add_automaton`` over the layered diagram of a kind
+that has an automaton (:meth:`~futocp.model.Model.diagram`), else
+``add_allowed_assignments`` over its table of allowed tuples
+(:meth:`~futocp.model.Model.allowed_tuples`), on the cells' integers or, in
+the Boolean formulation, on their value expressions ``sum(v * b[c, v])``.
+The specialised ones:
 
 * ``less``: ``x[a] < x[b]`` (index order is label order), on the value
   expressions ``sum(v * b[c, v])`` in the Boolean formulation;
@@ -43,6 +49,18 @@ is shorter). The specialised ones:
     with timeouts at 20 s) and ``combinations`` is the fastest of all the
     CP-SAT variants; in the integer formulation the three are within 25% of
     each other at the median, ``sum`` the fastest there.
+
+* ``arith`` (Keen's cage; integer formulation, labels ``index + offset``):
+  ``+`` a linear sum, ``*`` ``add_multiplication_equality``, ``-``
+  ``add_abs_equality`` of the difference, ``/`` the larger label equal to the
+  target times the smaller, either way round (a Boolean picks which);
+* ``visible`` (a Towers clue; integer formulation): a Boolean per cell of the
+  line, true exactly when its value exceeds the running maximum before it
+  (``add_max_equality``), their sum equal to the count.
+
+Option ``nary`` chooses, for these n-ary kinds (cages have ``cage``), between
+the ``specialised`` encodings and the ``generic`` decomposition; ``auto``
+(default) takes :data:`AUTO_NARY`, by measurement.
 
 Options ``workers`` (default 1, for reproducible timing) and ``seed``.
 Enumeration beyond one solution uses a solution callback that stops at the limit.
@@ -73,16 +91,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UnsupportedError
 from ..model import Model
 from ..propagate import bits
-from ..relations import Relation
+from ..relations import Relation, get_kind
 from ..result import Result, Status
 from .base import KILL_GRACE_S, Backend, Deadline, DeadlinePassed, Option, active_limits
 
 __all__ = ["CpsatBackend", "CpsatFormulation", "INTEGER_ENCODINGS", "BOOLEAN_ENCODINGS",
-           "CAGE_ENCODINGS", "AUTO_CAGE", "label_offset", "LOAD_S_PER_LITERAL",
-           "BYTES_PER_LITERAL"]
+           "CAGE_ENCODINGS", "AUTO_CAGE", "NARY_ENCODINGS", "AUTO_NARY", "label_offset",
+           "nary_generic", "LOAD_S_PER_LITERAL", "BYTES_PER_LITERAL"]
 
 LOAD_S_PER_LITERAL = 3e-5
 """Seconds per cell value (``n_cells x n_values``) CP-SAT may spend loading a model
@@ -100,6 +117,13 @@ CAGE_ENCODINGS = ("auto", "sum", "combinations", "both")
 
 AUTO_CAGE = {"integer": "sum", "boolean": "combinations"}
 """What ``cage=auto`` means in each formulation (by measurement)."""
+
+NARY_ENCODINGS = ("auto", "specialised", "generic")
+"""Values of the ``nary`` option (see the module docstring)."""
+
+AUTO_NARY = {"arith": "generic", "visible": "specialised"}
+"""What ``nary=auto`` means for each kind with a specialised encoding (by measurement,
+``docs/performance.md``); a kind not listed takes its specialised encoding."""
 
 
 @dataclass
@@ -166,6 +190,85 @@ def _int_nonconsecutive(m: Any, model: Model, xs: list[Any], rel: Relation,
     return True
 
 
+def _specialised(rel: Relation, opts: Mapping[str, Any]) -> bool:
+    """Whether option ``nary`` asks for the specialised encoding of ``rel``'s kind."""
+    how = opts.get("nary", "auto")
+    if how == "auto":
+        how = AUTO_NARY.get(rel.kind, "specialised")
+    return bool(how == "specialised")
+
+
+def _int_arith(m: Any, model: Model, xs: list[Any], rel: Relation,
+               opts: Mapping[str, Any]) -> bool:
+    offset = label_offset(model)
+    if offset is None or not _specialised(rel, opts):
+        return False
+    op, target = rel.param_map["op"], rel.param_map["target"]
+    cells = [xs[c] for c in rel.cells]
+    if op == "+":
+        m.add(sum(cells) == target - offset * len(cells))
+    elif op == "*":
+        m.add_multiplication_equality(target, [x + offset for x in cells])
+    elif op == "-":
+        m.add_abs_equality(target, cells[0] - cells[1])
+    else:  # "/": one label is the target times the other (labels index + offset)
+        a, b = cells
+        first = m.new_bool_var(f"div{rel.cells[0]}_{rel.cells[1]}")
+        m.add(a + offset == target * (b + offset)).only_enforce_if(first)
+        m.add(b + offset == target * (a + offset)).only_enforce_if(~first)
+    return True
+
+
+def _int_visible(m: Any, model: Model, xs: list[Any], rel: Relation,
+                 opts: Mapping[str, Any]) -> bool:
+    if not _specialised(rel, opts):
+        return False
+    cells = [xs[c] for c in rel.cells]
+    n = model.n_values
+    seen = [1]  # the first cell is always seen
+    top = cells[0]
+    for i, x in enumerate(cells[1:], 1):
+        b = m.new_bool_var(f"seen{rel.cells[0]}_{rel.cells[-1]}_{i}")
+        m.add(x > top).only_enforce_if(b)
+        m.add(x <= top).only_enforce_if(~b)
+        seen.append(b)
+        if i + 1 < len(cells):
+            nxt = m.new_int_var(0, n - 1, f"top{rel.cells[0]}_{rel.cells[-1]}_{i}")
+            m.add_max_equality(nxt, [top, x])
+            top = nxt
+    m.add(sum(seen) == rel.param_map["count"])
+    return True
+
+
+def nary_generic(m: Any, model: Model, exprs: Sequence[Any], rel: Relation) -> None:
+    """The generic decomposition of an n-ary relation on CP-SAT expressions (one per
+    cell, in the relation's order, taking value indices): ``add_automaton`` over
+    its diagram when its kind has an automaton, else ``add_allowed_assignments``
+    over its table (an empty one is ``false``).
+
+    Raises:
+        TableTooLarge: a table or diagram past the size guard.
+    """
+    exprs = list(exprs)
+    if get_kind(rel.kind).automaton is not None:
+        d = model.diagram(rel)
+        if d.empty:
+            m.add_bool_or([])
+            return
+        start = [0]
+        for level in d.levels[:-1]:
+            start.append(start[-1] + level)
+        triples = [(start[i] + s, v, start[i + 1] + t)
+                   for i, arcs in enumerate(d.layers) for s, v, t in arcs]
+        m.add_automaton(exprs, 0, [start[-1]], triples)
+        return
+    rows = model.allowed_tuples(rel)
+    if not rows:
+        m.add_bool_or([])
+        return
+    m.add_allowed_assignments(exprs, rows)
+
+
 def _int_cage(m: Any, model: Model, xs: list[Any], rel: Relation,
               opts: Mapping[str, Any]) -> bool:
     how = opts["cage"]
@@ -208,6 +311,8 @@ INTEGER_ENCODINGS: dict[str, IntEncoder] = {
     "consecutive": _int_consecutive,
     "nonconsecutive": _int_nonconsecutive,
     "cage": _int_cage,
+    "arith": _int_arith,
+    "visible": _int_visible,
 }
 """Specialised encodings of the integer formulation, by relation kind."""
 
@@ -258,7 +363,7 @@ class CpsatBackend(Backend):
     name = "cpsat"
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
-                              "strings", "binary", "alldifferent", "cage"})
+                              "strings", "binary", "nary", "alldifferent"})
     extra = "cpsat"
     own_child = True
     c_extension = True
@@ -271,6 +376,9 @@ class CpsatBackend(Backend):
         Option("cage", str, "auto", CAGE_ENCODINGS,
                "cage encoding: sum, combinations (a selector per label set), both; auto = "
                "sum (integer), combinations (boolean)"),
+        Option("nary", str, "auto", NARY_ENCODINGS,
+               "n-ary kinds with a specialised encoding (arith, visible): specialised, or the "
+               "generic decomposition (table or automaton); auto = by measurement"),
         Option("workers", int, 1, None, "CP-SAT search workers (1 = reproducible timing)"),
         Option("log", bool, False, None, "print the CP-SAT search log"),
     )
@@ -325,14 +433,11 @@ class CpsatBackend(Backend):
             tick(_BUILDING)
             encoder = INTEGER_ENCODINGS.get(rel.kind)
             if encoder is None or not encoder(m, model, xs, rel, opts):
-                self._check_binary(rel)
-                m.add_allowed_assignments([xs[rel.a], xs[rel.b]], model.allowed_pairs(rel))
+                if get_kind(rel.kind).binary:
+                    m.add_allowed_assignments([xs[rel.a], xs[rel.b]], model.allowed_pairs(rel))
+                else:
+                    nary_generic(m, model, [xs[c] for c in rel.cells], rel)
         return CpsatFormulation(m, xs, "integer")
-
-    @staticmethod
-    def _check_binary(rel: Relation) -> None:
-        if len(rel.cells) != 2:  # an n-ary kind without an encoding: check() refuses it first
-            raise UnsupportedError(f"cpsat has no encoding of the n-ary kind {rel.kind!r}")
 
     @classmethod
     def _compile_boolean(cls, m: Any, model: Model, opts: Mapping[str, Any],
@@ -362,8 +467,10 @@ class CpsatBackend(Backend):
             tick(_BUILDING, 4)
             encoder = BOOLEAN_ENCODINGS.get(rel.kind)
             if encoder is None or not encoder(m, model, lit, rel, opts):
-                cls._check_binary(rel)
-                cls._bool_generic(m, model, lit, rel)
+                if get_kind(rel.kind).binary:
+                    cls._bool_generic(m, model, lit, rel)
+                else:
+                    nary_generic(m, model, [_index_expr(lit[c]) for c in rel.cells], rel)
         return CpsatFormulation(m, cells, "boolean")
 
     @staticmethod

@@ -1039,7 +1039,7 @@ class SeedSearchBackend(Backend):
     algorithm: str = ""
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "unsat", "less", "binary", "multiset",
-                              "alldifferent", "strings", "cage"})
+                              "alldifferent", "strings", "nary"})
     counters: ClassVar[tuple[str, ...]] = ("explored_nodes", "removed_values", "assignments",
                                            "backtracks")
     count_rank = None
