@@ -76,7 +76,7 @@ EXIT_CODES: dict[int, str] = {
 }
 
 #: Formats that hold several puzzles in one file (one puzzle a line, or two lines).
-COLLECTION_FORMATS = ("sudoku", "tatham", "jigsaw")
+COLLECTION_FORMATS = formats.COLLECTION_FORMATS
 
 DESCRIPTION = ("futocp: solve, cross-check, generate and draw Latin puzzles (Futoshiki, Sudoku, "
                "...).")
