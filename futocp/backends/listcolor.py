@@ -947,10 +947,11 @@ def _native_program(prog: ListcolorProgram) -> Any:
     """The compiled core's copy of ``prog`` (None when the core does not take it),
     shared by the programs of one structure (:func:`compile_program` caches it);
     a ``Program`` of the build that runs it (:func:`_core_module`)."""
-    if _core is None or prog.seed is not None or prog.diagrams:
+    if _core is None or prog.seed is not None:
         return None
     structure = (prog.groups, prog.counts, prog.cell_groups, prog.succ, prog.pred,
-                 prog.dual_groups, prog.arcs, prog.distinct, prog.cages, prog.cells, prog.values)
+                 prog.dual_groups, prog.arcs, prog.distinct, prog.cages, prog.cells, prog.values,
+                 prog.diagrams)
     hit = _NATIVE.get(id(prog.groups))
     if hit is not None and all(a is b for a, b in zip(hit[0], structure, strict=True)):
         return hit[1] if _native_module(hit[1]) is not None else None
@@ -959,7 +960,7 @@ def _native_program(prog: ListcolorProgram) -> Any:
         return None
     native = module.Program(len(prog.cells), prog.groups, prog.counts, prog.cell_groups,
                             prog.succ, prog.pred, prog.n_values, prog.dual_groups, prog.arcs,
-                            prog.distinct, prog.cages, prog.cells, prog.values)
+                            prog.distinct, prog.cages, prog.cells, prog.values, prog.diagrams)
     if len(_NATIVE) >= _NATIVE_KEPT:
         _NATIVE.clear()
     _NATIVE[id(prog.groups)] = (structure, native)  # holds prog.groups: its id stays its own
@@ -970,7 +971,7 @@ def core_fallback(prog: ListcolorProgram) -> str:
     """Why ``prog`` runs on the pure-Python reference ("": the compiled core takes it).
 
     The core takes every option and every model feature (count groups, ``less``,
-    binary relations, partial all-different groups, cages) but two: a
+    binary relations, partial all-different groups, cages, diagrams) but two: a
     ``seed`` (the value order is shuffled by Python's :mod:`random`, which
     the core does not replay) and lists wider than 128 bits (more than 128
     values, or an all-different group of more than 128 cells). Lists of 65
@@ -980,8 +981,6 @@ def core_fallback(prog: ListcolorProgram) -> str:
         return "the compiled core is not built"
     if prog.seed is not None:
         return "a seed (the value order is shuffled by Python's random)"
-    if prog.diagrams:
-        return "n-ary relations held as diagrams"
     width = _list_width(prog)
     if width > _WIDE_MAX_VALUES:
         return f"more than {_WIDE_MAX_VALUES} values or cells in an all-different group"
