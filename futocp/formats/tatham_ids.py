@@ -230,7 +230,7 @@ def read_grid(cur: Cursor, area: int, top: int, stop: str = ",",
     ``stop`` or the end; ``where`` gets the position of each cell's character."""
     out: list[int] = []
     while not cur.done and cur.peek() != stop:
-        ch = cur.peek()
+        ch, start = cur.peek(), cur.pos
         if ch in _LOWER:
             run = ord(ch) - ord("a") + 1
             out += [0] * run
@@ -247,7 +247,7 @@ def read_grid(cur: Cursor, area: int, top: int, stop: str = ",",
             raise cur.fail(f"unexpected {cur.found()} in a grid: expected a number 1..{top}, "
                            "a letter a-z for empty cells or '_'")
         if len(out) > area:
-            raise cur.fail(f"too many cells: the grid has {area}")
+            raise cur.fail(f"too many cells: the grid has {area}", start)
     if len(out) < area:
         raise cur.fail(f"not enough cells: {len(out)} of {area}")
     return out
