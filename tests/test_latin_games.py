@@ -27,6 +27,8 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .conftest import backend_params
+from .oracle import brute_force_count
+from .relation_boards import keen_board, towers_board
 
 DATA = Path(__file__).parent / "data" / "tatham-ids.tsv"
 IDS = [tuple(line.rstrip("\n").split("\t")) for line in DATA.read_text().splitlines()
@@ -236,3 +238,24 @@ def test_fresh_ids_from_his_generators(game):
             result = get_backend("cpsat").solve(build_model(board), limit=2, time_limit=60)
             assert result.n_solutions == 1 and result.exhausted, game_id
             assert verify(board, result.solutions[0]) == []
+
+
+ENCODINGS = [("cpsat", {"nary": n, "formulation": f}) for n in ("generic", "specialised")
+             for f in ("integer", "boolean")]
+ENCODINGS += [("sat", {"nary": n}) for n in ("generic", "specialised")]
+ENCODINGS += [("minizinc", {"nary": n}) for n in ("generic", "expression")]
+
+
+@pytest.mark.parametrize(("name", "options"), ENCODINGS,
+                         ids=[f"{n}-{'-'.join(o.values())}" for n, o in ENCODINGS])
+def test_every_encoding_of_the_new_kinds_counts_like_the_oracle(name, options):
+    """Each solution once (CP-SAT enumerated one solution 1,024 times through the
+    internal variables of ``add_automaton``), as many as the oracle counts."""
+    if REGISTRY[name].available() is not True:
+        pytest.skip(f"{name} is not available")
+    for board in (keen_board(5, 3), towers_board(5, 6, 10, 2), towers_board(4, 2, 6, 1)):
+        result = get_backend(name).solve(build_model(board), limit=None, time_limit=60,
+                                          **options)
+        assert result.exhausted and len(set(result.solutions)) == result.n_solutions
+        assert result.n_solutions == brute_force_count(board)
+        assert all(verify(board, s) == [] for s in result.solutions)

@@ -17,9 +17,10 @@ gets it, every other binary kind the generic one built from its support
 (:meth:`~futocp.model.Model.allowed_pairs`): ``add_allowed_assignments`` on
 the two integers, or support / conflict clauses on the Booleans (whichever
 is shorter); every other n-ary kind its generic decomposition
-(:func:`nary_generic`): ``add_automaton`` over the layered diagram of a kind
-that has an automaton (:meth:`~futocp.model.Model.diagram`), else
-``add_allowed_assignments`` over its table of allowed tuples
+(:func:`nary_generic`): Booleans for the nodes and arcs of the layered diagram
+of a kind that has an automaton (:func:`diagram_bools`,
+:meth:`~futocp.model.Model.diagram`), else ``add_allowed_assignments`` over
+its table of allowed tuples
 (:meth:`~futocp.model.Model.allowed_tuples`), on the cells' integers or, in
 the Boolean formulation, on their value expressions ``sum(v * b[c, v])``.
 The specialised ones:
@@ -86,11 +87,13 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..diagram import Diagram
 from ..model import Model
 from ..propagate import bits
 from ..relations import Relation, get_kind
@@ -99,7 +102,7 @@ from .base import KILL_GRACE_S, Backend, Deadline, DeadlinePassed, Option, activ
 
 __all__ = ["CpsatBackend", "CpsatFormulation", "INTEGER_ENCODINGS", "BOOLEAN_ENCODINGS",
            "CAGE_ENCODINGS", "AUTO_CAGE", "NARY_ENCODINGS", "AUTO_NARY", "label_offset",
-           "nary_generic", "LOAD_S_PER_LITERAL", "BYTES_PER_LITERAL"]
+           "nary_generic", "diagram_bools", "LOAD_S_PER_LITERAL", "BYTES_PER_LITERAL"]
 
 LOAD_S_PER_LITERAL = 3e-5
 """Seconds per cell value (``n_cells x n_values``) CP-SAT may spend loading a model
@@ -121,7 +124,7 @@ AUTO_CAGE = {"integer": "sum", "boolean": "combinations"}
 NARY_ENCODINGS = ("auto", "specialised", "generic")
 """Values of the ``nary`` option (see the module docstring)."""
 
-AUTO_NARY = {"arith": "generic", "visible": "specialised"}
+AUTO_NARY = {"arith": "specialised", "visible": "specialised"}
 """What ``nary=auto`` means for each kind with a specialised encoding (by measurement,
 ``docs/performance.md``); a kind not listed takes its specialised encoding."""
 
@@ -240,33 +243,85 @@ def _int_visible(m: Any, model: Model, xs: list[Any], rel: Relation,
     return True
 
 
-def nary_generic(m: Any, model: Model, exprs: Sequence[Any], rel: Relation) -> None:
-    """The generic decomposition of an n-ary relation on CP-SAT expressions (one per
-    cell, in the relation's order, taking value indices): ``add_automaton`` over
-    its diagram when its kind has an automaton, else ``add_allowed_assignments``
-    over its table (an empty one is ``false``).
+Literals = Sequence[Mapping[int, Any]]
+"""Per cell of a relation (in its order), value index -> a CP-SAT literal for "the
+cell takes that value", for the values of its list."""
+
+
+def nary_generic(m: Any, model: Model, exprs: Sequence[Any], rel: Relation,
+                 lits: Callable[[], Literals]) -> None:
+    """The generic decomposition of an n-ary relation in CP-SAT: for a kind with an
+    automaton, its diagram (:func:`diagram_bools` on the literals ``lits()`` gives),
+    else ``add_allowed_assignments`` over its table on ``exprs`` (one expression per
+    cell, in the relation's order, taking value indices; an empty table is ``false``).
+
+    (``add_automaton`` over the diagram would do too, but CP-SAT enumerates its
+    internal variables: one solution came out 1,024 times on a 9x9 Towers.)
 
     Raises:
         TableTooLarge: a table or diagram past the size guard.
     """
-    exprs = list(exprs)
     if get_kind(rel.kind).automaton is not None:
-        d = model.diagram(rel)
-        if d.empty:
-            m.add_bool_or([])
-            return
-        start = [0]
-        for level in d.levels[:-1]:
-            start.append(start[-1] + level)
-        triples = [(start[i] + s, v, start[i + 1] + t)
-                   for i, arcs in enumerate(d.layers) for s, v, t in arcs]
-        m.add_automaton(exprs, 0, [start[-1]], triples)
+        diagram_bools(m, model.diagram(rel), lits(), f"d{rel.cells[0]}_{rel.cells[-1]}")
         return
     rows = model.allowed_tuples(rel)
     if not rows:
         m.add_bool_or([])
         return
-    m.add_allowed_assignments(exprs, rows)
+    m.add_allowed_assignments(list(exprs), rows)
+
+
+def _map_each(get: Callable[[int], Mapping[int, Any]], cells: Sequence[int]) -> Literals:
+    """``[get(c) for c in cells]``: the literals of a relation's cells, made when asked."""
+    return [get(c) for c in cells]
+
+
+def diagram_bools(m: Any, d: Diagram, lits: Literals, name: str) -> None:
+    """A layered diagram over value indices as Booleans: one per inner node and per
+    arc; an arc implies its source, its target and its label's literal, a node one
+    of its outgoing and one of its incoming arcs, a value of a cell one of the arcs
+    of its label. Every Boolean is determined by the cells' values (the diagram is
+    deterministic), so enumeration gives each solution once; propagation keeps the
+    labels on a path (generalised arc consistency)."""
+    if d.empty:
+        m.add_bool_or([])
+        return
+    k = d.arity
+    nodes = [[m.new_bool_var(f"{name}n{i}_{j}") for j in range(d.levels[i])]
+             if 0 < i < k else None for i in range(k + 1)]
+
+    def node(i: int, j: int) -> Any:
+        level = nodes[i]
+        return None if level is None else level[j]  # None: the root or the terminal
+
+    outs: list[dict[int, list[Any]]] = [{} for _ in range(k + 1)]
+    ins: list[dict[int, list[Any]]] = [{} for _ in range(k + 1)]
+    for i, arcs in enumerate(d.layers):
+        by_label: dict[int, list[Any]] = {}
+        for a, (s, v, t) in enumerate(arcs):
+            x = lits[i].get(v)
+            if x is None:
+                continue
+            arc = m.new_bool_var(f"{name}a{i}_{a}")
+            for end in (node(i, s), node(i + 1, t), x):
+                if end is not None:
+                    m.add_implication(arc, end)
+            outs[i].setdefault(s, []).append(arc)
+            ins[i + 1].setdefault(t, []).append(arc)
+            by_label.setdefault(v, []).append(arc)
+        for v, x in lits[i].items():
+            m.add_bool_or(by_label.get(v, [])).only_enforce_if(x)
+    for i in range(k + 1):
+        for j in range(d.levels[i]):
+            here = node(i, j)
+            for side in ((outs[i] if i < k else None), (ins[i] if i > 0 else None)):
+                if side is None:
+                    continue
+                arcs_j = side.get(j, [])
+                if here is None:
+                    m.add_bool_or(arcs_j)
+                else:
+                    m.add_bool_or(arcs_j).only_enforce_if(here)
 
 
 def _int_cage(m: Any, model: Model, xs: list[Any], rel: Relation,
@@ -429,6 +484,16 @@ class CpsatBackend(Backend):
                 for v, k in enumerate(count.counts):
                     tick(_BUILDING, len(count.cells))
                     m.add(sum(lits[c, v] for c in count.cells) == k)
+        mapped: dict[int, dict[int, Any]] = {}
+
+        def value_lits(c: int) -> dict[int, Any]:
+            """The Booleans x[c] == v of cell c (``add_map_domain``), made once."""
+            if c not in mapped:
+                bools = [m.new_bool_var(f"m{c}_{v}") for v in range(len(model.values))]
+                m.add_map_domain(xs[c], bools)
+                mapped[c] = {v: bools[v] for v in model.domain(c)}
+            return mapped[c]
+
         for rel in model.relations:
             tick(_BUILDING)
             encoder = INTEGER_ENCODINGS.get(rel.kind)
@@ -436,7 +501,8 @@ class CpsatBackend(Backend):
                 if get_kind(rel.kind).binary:
                     m.add_allowed_assignments([xs[rel.a], xs[rel.b]], model.allowed_pairs(rel))
                 else:
-                    nary_generic(m, model, [xs[c] for c in rel.cells], rel)
+                    nary_generic(m, model, [xs[c] for c in rel.cells], rel,
+                                 functools.partial(_map_each, value_lits, rel.cells))
         return CpsatFormulation(m, xs, "integer")
 
     @classmethod
@@ -470,7 +536,8 @@ class CpsatBackend(Backend):
                 if get_kind(rel.kind).binary:
                     cls._bool_generic(m, model, lit, rel)
                 else:
-                    nary_generic(m, model, [_index_expr(lit[c]) for c in rel.cells], rel)
+                    nary_generic(m, model, [_index_expr(lit[c]) for c in rel.cells], rel,
+                                 functools.partial(_map_each, lit.__getitem__, rel.cells))
         return CpsatFormulation(m, cells, "boolean")
 
     @staticmethod
