@@ -27,14 +27,16 @@ header comments map them to labels), each restricted to its list, and
   60 times fewer nodes; on 9x9 Kropki boards both took 0.2 s;
 * per ``cage``, ``sum(c in cage)(lab(c)) = total`` (its distinctness is the
   cage's all-different group above);
-* per relation of another n-ary kind with an expression in :data:`NARY`
-  (``arith``: a sum, product, ``abs`` of a difference or a quotient either way
-  round; ``visible``: the number of cells above every cell before them), that
-  constraint; per relation of any other n-ary kind, its generic decomposition:
-  a ``table`` of its allowed value-index tuples
+* per relation of another n-ary kind, its generic decomposition:
+  ``regular`` over its layered diagram read as a finite automaton (a state per
+  node) when its kind has an automaton (:meth:`~futocp.model.Model.diagram`),
+  else a ``table`` of its allowed value-index tuples
   (:meth:`~futocp.model.Model.allowed_tuples`; ``constraint false`` when it
-  allows none). Option ``nary="table"`` posts the kinds of :data:`NARY` as
-  tables too.
+  allows none). The generic decomposition is the default by measurement
+  (``benchmarks/tatham_games.py``, ``docs/performance.md``): on 9x9 Towers
+  Gecode's ``regular`` took 0.3-0.9 s where the expressions took up to 35 s;
+  on 9x9 Keen the tables and the expressions are even. Option
+  ``nary="expression"`` posts the kinds of :data:`NARY` as their expressions.
 
 It prints one line per solution::
 
@@ -88,6 +90,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Label
+from .diagram import Diagram
 from .errors import FutocpError, InputError, SolverError, UnsupportedError, UsageError
 from .model import Model
 from .relations import Relation, get_kind
@@ -100,7 +103,7 @@ __all__ = ["to_mzn", "parse_mzn_output", "write_redefinitions", "MznOutput", "SO
 SOLUTION_PREFIX = "futocp-solution:"
 CONSISTENCIES = ("domain", "solver")
 RELATION_ENCODINGS = ("table", "arithmetic")
-NARY_ENCODINGS = ("expression", "table")
+NARY_ENCODINGS = ("generic", "expression")
 
 SPECIALISED: dict[str, str] = {"less": "x[{a}] < x[{b}]"}
 """The binary kinds always posted as a constraint of their own, by kind: ``{a}`` and
@@ -195,9 +198,29 @@ def _visible_expression(rel: Relation, cells: Sequence[int]) -> str:
 
 
 NARY: dict[str, Any] = {"arith": _arith_expression, "visible": _visible_expression}
-"""The n-ary kinds posted as an expression of their own (``expression(rel, cells)``,
-cells 1-based; ``lab(c)`` is the label of cell c, ``x[c]`` its value index, in
-label order); every other n-ary kind but ``cage`` is posted as a table."""
+"""The n-ary kinds ``nary="expression"`` posts as an expression of their own
+(``expression(rel, cells)``, cells 1-based; ``lab(c)`` is the label of cell c,
+``x[c]`` its value index, in label order): ``arith`` a sum, a product, ``abs`` of
+a difference or a quotient either way round; ``visible`` the number of cells
+above every cell before them."""
+
+
+def _dfa_lines(name: str, d: Diagram, n_values: int) -> list[str]:
+    """A layered diagram over value indices as MiniZinc's ``regular`` automaton: a
+    state per node, numbered level by level from 1 (the root); the terminal is the
+    last state; a missing transition is 0 (fail)."""
+    first = [1]
+    for level in d.levels:
+        first.append(first[-1] + level)
+    states = first[-1] - 1
+    table = [[0] * n_values for _ in range(states)]
+    for i, arcs in enumerate(d.layers):
+        for s, v, t in arcs:
+            table[first[i] + s - 1][v] = first[i + 1] + t
+    flat = [str(x) for row in table for x in row]
+    return [f"int: {name}_q = {states};",
+            f"array[1..{states}, VALUES] of int: {name} = "
+            f"array2d(1..{states}, VALUES, {_array(flat)});"]
 
 
 def _lab_definition(model: Model) -> str | None:
@@ -218,7 +241,7 @@ def _pairs_table(pairs: Sequence[tuple[int, int]]) -> str:
 
 
 def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
-           nary: str = "expression", **options: Any) -> str:
+           nary: str = "generic", **options: Any) -> str:
     """A MiniZinc model with its data, in one ``.mzn`` text.
 
     Args:
@@ -228,8 +251,9 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
         relations: ``"table"`` posts ``less`` as ``<`` and every other binary
             kind as a table of allowed pairs; ``"arithmetic"`` posts the kinds of
             :data:`ARITHMETIC` as arithmetic over labels, the others as tables.
-        nary: ``"expression"`` posts the n-ary kinds of :data:`NARY` as their
-            expressions, ``"table"`` as tables of allowed tuples.
+        nary: ``"generic"`` (default) posts every n-ary kind but ``cage`` by its
+            generic decomposition (``regular`` or ``table``); ``"expression"``
+            posts the kinds of :data:`NARY` as their expressions.
         **options: No others are defined; any given is an error.
 
     Returns:
@@ -271,12 +295,15 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
     # other n-ary relations: an expression of their own (by kind), or a table
     expressions: list[tuple[Relation, str]] = []
     nary_tables: list[tuple[Relation, tuple[tuple[int, ...], ...]]] = []
+    automata: list[tuple[Relation, Diagram]] = []
     for rel in model.nary:
         if rel.kind == "cage":
             continue
         form = NARY.get(rel.kind) if nary == "expression" else None
         if form is not None and (lab is not None or not get_kind(rel.kind).integer):
             expressions.append((rel, form(rel, [c + 1 for c in rel.cells])))
+        elif get_kind(rel.kind).automaton is not None:
+            automata.append((rel, model.diagram(rel)))
         else:
             nary_tables.append((rel, model.allowed_tuples(rel)))
 
@@ -293,6 +320,7 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
         'include "all_different.mzn";',
         'include "global_cardinality.mzn";',
         'include "table.mzn";',
+        *(['include "regular.mzn";'] if automata else []),
         "",
         "% ---- data",
         f"int: n_cells = {n};",
@@ -356,6 +384,11 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
             flat = [str(v + 1) for row in rows for v in row]
             lines.append(f"array[int, 1..{len(rel.cells)}] of int: ntable{t} = "
                          f"array2d(1..{len(rows)}, 1..{len(rel.cells)}, {_array(flat)});")
+    for t, (rel, d) in enumerate(automata, start=1):
+        if not d.empty:
+            lines.append(f"% dfa{t}: {rel.kind} {dict(rel.params)} -- its diagram as an "
+                         "automaton (a state per node)")
+            lines += _dfa_lines(f"dfa{t}", d, m)
     lines += [
         "",
         "% ---- model",
@@ -389,6 +422,13 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
                      "sum(c in cage_cells[k])(lab(c)) = cage_sum[k]);")
     for rel, text in expressions:
         lines.append(f"constraint {text};  % {rel.kind}")
+    for t, (rel, d) in enumerate(automata, start=1):
+        cells = ", ".join(f"x[{c + 1}]" for c in rel.cells)
+        if d.empty:
+            lines.append(f"constraint false;  % {rel.kind} {dict(rel.params)} allows nothing")
+        else:
+            lines.append(f"constraint regular([{cells}], dfa{t}_q, n_values, dfa{t}, 1, "
+                         f"{{dfa{t}_q}});")
     for t, (rel, rows) in enumerate(nary_tables, start=1):
         if rows:
             lines.append(f"constraint table([{', '.join(f'x[{c + 1}]' for c in rel.cells)}], "

@@ -82,9 +82,9 @@ class MinizincBackend(Backend):
         Option("relations", str, "table", RELATION_ENCODINGS,
                "binary relations other than less: a table of allowed pairs, or arithmetic over "
                "labels (abs) for consecutive and nonconsecutive"),
-        Option("nary", str, "expression", NARY_ENCODINGS,
-               "n-ary kinds with an expression (arith, visible): the expression, or a table "
-               "of allowed tuples (every other n-ary kind but cage is a table)"),
+        Option("nary", str, "generic", NARY_ENCODINGS,
+               "n-ary kinds but cage: the generic decomposition (regular over the diagram, "
+               "or a table), or expressions for arith and visible"),
         Option("globals", str, "auto", ("auto", "library"),
                "auto: map all_different and table to Gecode 6.2's native propagators when its "
                "library lacks the fzn_ redefinitions; library: run the export as written"),
