@@ -329,13 +329,7 @@ class Model:
         key = (rel, limit)
         cache = self._tuple_cache
         if key not in cache:
-            spec = get_kind(rel.kind)
-            vals = self.values
-            lists = [[vals[v] for v in bits(self.domains[c])] for c in rel.cells]
-            index = self._index
-            rows = spec.allowed_tuples(lists, rel.param_map, limit, self.distinct_pairs(rel),
-                                       what=self.describe(rel))
-            cache[key] = tuple(tuple(index[x] for x in row) for row in rows)
+            cache[key] = _decomposed("table", self, rel, self._lists(rel), limit)
         return cache[key]
 
     def diagram(self, rel: Relation, full: bool = False, limit: int | None = MAX_TUPLES
@@ -358,16 +352,13 @@ class Model:
         key = (rel, full, limit)
         cache = self._diagram_cache
         if key not in cache:
-            spec = get_kind(rel.kind)
-            vals = self.values
-            if full:
-                lists = [list(vals)] * len(rel.cells)
-            else:
-                lists = [[vals[v] for v in bits(self.domains[c])] for c in rel.cells]
-            made = spec.diagram(lists, rel.param_map, limit, self.distinct_pairs(rel),
-                                what=self.describe(rel))
-            cache[key] = made.relabel(self._index.__getitem__)
+            lists = (tuple(range(self.n_values)),) * len(rel.cells) if full else self._lists(rel)
+            cache[key] = _decomposed("diagram", self, rel, lists, limit)
         return cache[key]
+
+    def _lists(self, rel: Relation) -> tuple[tuple[int, ...], ...]:
+        """The current lists of ``rel``'s cells, as value indices."""
+        return tuple(tuple(bits(self.domains[c])) for c in rel.cells)
 
     @cached_property
     def propagated(self) -> tuple[Relation, ...]:
@@ -466,6 +457,44 @@ class _LazyNames:
 
     def __str__(self) -> str:
         return ", ".join(self.name(c) for c in self.cells)
+
+
+_DECOMPOSED: dict[tuple[Any, ...], Any] = {}
+_DECOMPOSED_KEPT = 4096
+
+
+def _decomposed(form: str, model: Model, rel: Relation, lists: tuple[tuple[int, ...], ...],
+                limit: int | None) -> Any:
+    """The table (value-index tuples) or the diagram (over value indices) of ``rel`` on
+    ``lists``, shared by the relations and models that ask the same (the Towers
+    clues of one count on whole lines, the boards of a collection): keyed by the
+    kind's record, the parameters, the lists as labels, the distinct pairs and the
+    limit. A refusal (:class:`~futocp.relations.TableTooLarge`) is kept too, and
+    raised again naming the relation."""
+    spec = get_kind(rel.kind)
+    vals = model.values
+    labels = tuple(tuple(vals[v] for v in cell) for cell in lists)
+    distinct = model.distinct_pairs(rel)
+    key = (form, spec, rel.params, labels, distinct, limit)
+    hit = _DECOMPOSED.get(key)
+    if hit is None:
+        index = model._index
+        try:
+            if form == "table":
+                rows = spec.allowed_tuples(labels, rel.param_map, limit, distinct)
+                hit = tuple(tuple(index[x] for x in row) for row in rows)
+            else:
+                made = spec.diagram(labels, rel.param_map, limit, distinct)
+                hit = made.relabel(index.__getitem__)
+        except TableTooLarge as exc:
+            hit = exc
+        if len(_DECOMPOSED) >= _DECOMPOSED_KEPT:
+            _DECOMPOSED.clear()
+        _DECOMPOSED[key] = hit
+    if isinstance(hit, TableTooLarge):
+        generic = f"a {spec.name} relation"
+        raise TableTooLarge(str(hit).replace(generic, model.describe(rel), 1))
+    return hit
 
 
 def _ints(values: Sequence[Label]) -> list[int]:
