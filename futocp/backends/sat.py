@@ -173,7 +173,7 @@ NARY_CHOICES = ("auto", "specialised", "generic")
 """Values of option ``nary``: the specialised encodings of the kinds that have one
 (``visible``), or the generic diagram encoding; ``auto``: :data:`AUTO_NARY`."""
 
-AUTO_NARY = {"visible": "generic"}
+AUTO_NARY = {"visible": "specialised"}
 """What ``nary=auto`` means for each kind with a specialised encoding (by measurement,
 ``docs/performance.md``)."""
 
