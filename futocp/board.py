@@ -184,6 +184,9 @@ class Board:
                                  f"{spec.arity}", **at)
             if not rel.cells:
                 raise BoardError(f"{what} names no cell", **at)
+            if len(rel.cells) < spec.min_cells:
+                need = "a cell" if spec.min_cells == 1 else f"at least {spec.min_cells} cells"
+                raise BoardError(f"{what} needs {need}", **at)
             for c in rel.cells:
                 if not isinstance(c, int) or not 0 <= c < n:
                     raise BoardError(f"{what} names cell {c}, outside 0..{n - 1}", **at)
@@ -195,9 +198,17 @@ class Board:
             got = set(rel.param_map)
             if got != set(spec.params):
                 raise BoardError(f"{what} needs parameters {', '.join(spec.params) or 'none'}", **at)
+            words = spec.choice_map
             for pname, value in rel.params:
-                if not isinstance(value, int) or isinstance(value, bool):
+                if pname in words:
+                    if not isinstance(value, str) or value not in words[pname]:
+                        raise BoardError(f"{what}: parameter {pname}={value!r} is not one of "
+                                         f"{' '.join(words[pname])}", **at)
+                elif not isinstance(value, int) or isinstance(value, bool):
                     raise BoardError(f"{what}: parameter {pname}={value!r} is not an integer", **at)
+            shape = spec.check(len(rel.cells), rel.param_map) if spec.check else None
+            if shape is not None:
+                raise BoardError(f"{what}: {shape}", **at)
             if spec.opposite is not None:
                 pair = tuple(sorted(rel.cells))
                 other = pairs.get(pair)

@@ -89,7 +89,7 @@ EXIT_CODES: dict[int, str] = {
 }
 
 #: Formats that hold several puzzles in one file (one puzzle a line, or two lines).
-COLLECTION_FORMATS = ("sudoku", "tatham", "jigsaw")
+COLLECTION_FORMATS = formats.COLLECTION_FORMATS
 # the line formats a --puzzle text is tried in, the strictest first (a jigsaw
 # puzzle's givens alone are a Sudoku line)
 _PUZZLE_SNIFFS = ("jigsaw", "tatham", "sudoku")

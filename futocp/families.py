@@ -54,7 +54,7 @@ __all__ = [
     "latin_square", "futoshiki", "sudoku", "jigsaw",
     "futoshiki_adjacent", "kropki", "killer_sudoku",
     "RelationError", "check_relations", "derived_relations", "explicit_relations",
-    "relation_key", "kind_of_key", "neighbour_pairs",
+    "relation_key", "kind_of_key", "neighbour_pairs", "grid_line_of",
     "grid_lines", "grid_clues", "board_layout", "parse_param_text", "MAX_GRID",
 ]
 
@@ -309,7 +309,7 @@ class Param:
 
 
 # ------------------------------------------------------------------ relations
-RELATION_MODES = ("none", "neighbours", "any")
+RELATION_MODES = ("none", "neighbours", "lines", "any")
 
 
 class RelationError(BoardError):
@@ -372,6 +372,30 @@ def _connected(cells: Sequence[int], cols: int) -> bool:
     return seen == rest
 
 
+def grid_line_of(cells: Sequence[int], rows: int, cols: int) -> tuple[str, int, bool] | None:
+    """Which whole line of a rows x cols grid ``cells`` are, in order from one end:
+    ``("row" or "col", index, reversed)``, or None.
+
+    Example:
+        >>> grid_line_of([2, 1, 0], 3, 3), grid_line_of([1, 4, 7], 3, 3), grid_line_of([0, 4], 3, 3)
+        (('row', 0, True), ('col', 1, False), None)
+    """
+    cells = list(cells)
+    for r in range(rows):
+        row = [r * cols + c for c in range(cols)]
+        if cells in (row, row[::-1]):
+            return "row", r, cells != row
+    for c in range(cols):
+        col = [r * cols + c for r in range(rows)]
+        if cells in (col, col[::-1]):
+            return "col", c, cells != col
+    return None
+
+
+def _is_line(cells: Sequence[int], rows: int, cols: int) -> bool:
+    return grid_line_of(cells, rows, cols) is not None
+
+
 def neighbour_pairs(board: Board) -> list[tuple[int, int]]:
     """Every pair ``(a, b)``, ``a < b``, of orthogonal neighbours of a grid board."""
     if board.shape is None:
@@ -422,6 +446,8 @@ def check_relations(board: Board, relations: Sequence[Relation]) -> None:
             raise fail(f"a {rel.kind} relation names {spec.arity} cells, got {len(rel.cells)}")
         if not rel.cells:
             raise fail(f"a {rel.kind} relation names no cell")
+        if len(rel.cells) < spec.min_cells:
+            raise fail(f"a {rel.kind} relation needs at least {spec.min_cells} cells")
         for j, c in enumerate(rel.cells):
             if not _is_int(c) or not 0 <= c < board.n_cells:
                 raise fail(f"{rel.kind} relation {shown} names cell {c!r}, outside "
@@ -432,13 +458,9 @@ def check_relations(board: Board, relations: Sequence[Relation]) -> None:
                     raise fail(f"{rel.kind} relation between cell {board.cell_name(c)} and "
                                "itself", j)
                 raise fail(f"{rel.kind} {shown} names cell {board.cell_name(c)} twice", j)
-        names = {k for k, _ in rel.params}
-        if names != set(spec.params):
-            need = ", ".join(spec.params) or "no parameters"
-            raise fail(f"a {rel.kind} relation takes {need}, got {', '.join(sorted(names)) or 'none'}")
-        for key, value in rel.params:
-            if not _is_int(value):
-                raise fail(f"{rel.kind} {key} must be an integer, got {value!r}")
+        problem = spec.param_problem(len(rel.cells), rel.param_map)
+        if problem is not None:
+            raise fail(problem)
         if spec.opposite is not None:
             pair = tuple(sorted(rel.cells))
             other = pairs.get(pair)
@@ -729,6 +751,9 @@ class Family:
                     raise fail(f"{what} cell {cell!r} is not a cell number "
                                f"0..{base.n_cells - 1}", j)
                 numbers.append(int(cell))
+        if mode == "lines" and base.shape is not None and not _is_line(numbers, *base.shape):
+            raise fail(f"the cells of {kind} {index} are not a whole row or column read from "
+                       "one end")
         if mode == "neighbours" and base.shape is not None and len(set(numbers)) == len(numbers):
             cols = base.shape[1]
             if spec.binary and not _adjacent(numbers[0], numbers[1], cols):
@@ -956,7 +981,7 @@ def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
     grid = "grid" in doc
     modes = dict(doc.get("relations") or {})
     if not isinstance(doc.get("relations") or {}, dict):
-        raise InputError("'relations' maps relation kinds to none, neighbours or any", source)
+        raise InputError("'relations' maps relation kinds to none, neighbours, lines or any", source)
     if "less" in doc:
         modes.setdefault("less", doc["less"])
     for key, mode in modes.items():
@@ -964,9 +989,10 @@ def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
             raise InputError(f"relations: unknown relation kind {key!r} "
                              f"(known: {', '.join(RELATIONS)})", source)
         if mode not in RELATION_MODES:
-            raise InputError(f"relations: {key!r} is none, neighbours or any, got {mode!r}", source)
-        if mode == "neighbours" and not grid:
-            raise InputError(f"relations: {key!r} between neighbours needs a grid", source)
+            raise InputError(f"relations: {key!r} is none, neighbours, lines or any, got {mode!r}",
+                             source)
+        if mode in ("neighbours", "lines") and not grid:
+            raise InputError(f"relations: {key!r} between {mode} needs a grid", source)
     lists = doc.get("lists") or []
     if not isinstance(lists, list):
         raise InputError("'lists' is a list of relation kinds", source)

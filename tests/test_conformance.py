@@ -21,6 +21,7 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .conftest import backend_params, brute_force_count, multiset_board, string_square
+from .relation_boards import keen_board, towers_board
 
 BACKENDS = backend_params()
 
@@ -238,6 +239,30 @@ def test_every_option_value_is_accepted(name, small_futoshiki):
             check_all(board, result)
             if REGISTRY[name].complete and result.ok:
                 assert result.n_solutions == min(2, brute_force_count(board))
+
+
+# Keen and Towers boards (n-ary relations: arith cages, visible clues), counted by the oracle:
+# 4x4 ones, and 5x5 ones whose oracle count is quick; the "-unsat" ones have a wrong target
+GAMES = {
+    "keen-4a": keen_board(4, 1), "keen-4b": keen_board(4, 2), "keen-5a": keen_board(5, 3),
+    "keen-5b": keen_board(5, 5), "keen-5-unsat": keen_board(5, 3, truthful=False),
+    "towers-4a": towers_board(4, 1, 5), "towers-4b": towers_board(4, 2, 6, 1),
+    "towers-5a": towers_board(5, 4, 10, 2), "towers-5b": towers_board(5, 6, 10, 2),
+    "towers-5-unsat": towers_board(5, 4, 8, 3, truthful=False),
+}
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_tatham_games_count_like_the_oracle(name, key):
+    need(name, "enumerate", "nary")
+    board = GAMES[key]
+    expected = brute_force_count(board)
+    assert (expected == 0) == key.endswith("unsat")
+    result = get_backend(name).solve(build_model(board), limit=None, time_limit=60)
+    assert result.n_solutions == expected and result.exhausted, (name, key)
+    assert len(set(result.solutions)) == expected
+    check_all(board, result)
 
 
 def test_unknown_backend():

@@ -639,7 +639,7 @@ def test_family_files_keep_reading_less(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("grid: {rows: 3, cols: 3}\nrelations: {less: sometimes}\n", "none, neighbours or any"),
+    ("grid: {rows: 3, cols: 3}\nrelations: {less: sometimes}\n", "none, neighbours, lines or any"),
     ("grid: {rows: 3, cols: 3}\nrelations: {wobbly: any}\n", "unknown relation kind 'wobbly'"),
     ("cells: 9\nlayout: [[0, 1, 2]]\nrelations: {less: neighbours}\n", "needs a grid"),
     ("grid: {rows: 3, cols: 3}\ncomplete: {kind: cage}\n", "not a binary relation kind"),

@@ -447,12 +447,20 @@ def relation_boards() -> dict[str, Board]:
                               [(7, [(0, 0), (0, 1), (1, 1)]), (3, [(3, 3), (3, 2)])]),
         "latin-triangle": family("latin-triangle", relations=[
             ("less", (0, 5)), ("consecutive", (1, 2)), ("cage", [3, 7, 8], {"sum": 10})]),
+        # Tatham's Keen, Towers and a Solo killer whose cages cover the grid
+        "arith": formats.loads("4:__a_a__a_ac__a_a,d2a6s1d2m48m2s2", "keen"),
+        "visible": formats.loads("4:/3//2/2////2///////3,j1e", "towers"),
+        "solo-killer": formats.loads("2x3xk:zj,_a__a___a__a_______aaba_a___baaaa_a_aa_b,"
+                                     "14_5a7_6_8b6c3b7_9a7_14_11a10_7h12c", "solo"),
         # every kind, true of the square 1234/3412/4321/2143
         "board": Board(16, latin_square(4).asterisms, (1, 2, 3, 4), clues=((0, 1), (10, 2)),
                        relations=(Relation("less", (0, 5)), Relation("consecutive", (1, 2)),
                                   Relation("nonconsecutive", (3, 7)), Relation("ratio", (6, 7)),
                                   Relation("nodot", (2, 6)),
-                                  Relation("cage", (12, 13, 14), (("sum", 7),)))),
+                                  Relation("cage", (12, 13, 14), (("sum", 7),)),
+                                  Relation("arith", (8, 9), (("op", "+"), ("target", 7))),
+                                  Relation("arith", (11,), (("op", "*"), ("target", 1))),
+                                  Relation("visible", (3, 2, 1, 0), (("count", 1),)))),
     }
     return out
 
@@ -471,6 +479,9 @@ HOLDS = {
     "kropki-complete": {"json", "yaml"},
     "kropki-sudoku": {"json", "yaml"},
     "cage": {"json", "yaml"},
+    "arith": {"json", "yaml", "keen"},
+    "visible": {"json", "yaml", "towers"},
+    "solo-killer": {"json", "yaml", "solo"},
     "latin-triangle": {"json", "yaml"},
     "board": {"json", "yaml"},
 }

@@ -31,7 +31,7 @@ from futocp.model import Model, build_model
 from futocp.relations import Relation
 from futocp.verify import verify
 
-from .relation_boards import KINDS, killer_board, relation_board
+from .relation_boards import KINDS, keen_board, killer_board, relation_board, towers_board
 from .test_properties import futoshiki_boards, multiset_boards
 
 BUILT = listcolor.core_available()
@@ -124,6 +124,15 @@ def test_random_latin_square_completion(seed: int, limit: int, options: dict) ->
 
 
 @needs_core
+@pytest.mark.parametrize("board", [keen_board(5, 3), keen_board(5, 3, truthful=False),
+                                   towers_board(5, 4, 10, 2), towers_board(5, 6, 6)],
+                         ids=["keen", "keen-unsat", "towers", "towers-few"])
+@pytest.mark.parametrize("limit", [1, None])
+def test_diagrams_of_keen_and_towers(board: Board, limit: int | None) -> None:
+    out = both(board, limit)
+    assert out.stats["core"] == "compiled" or out.stats.get("decided")
+
+
 def test_sudoku_counters_equal() -> None:
     """The first hard 9x9 puzzles of top95: the plain search's dead ends, the switch
     to the lookahead (a restart and the portfolio with limit 1), failed literals,

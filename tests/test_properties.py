@@ -1,7 +1,8 @@
 """Hypothesis: every complete backend agrees on random small boards.
 
 Boards are random Futoshiki (n <= 5, random clues and inequalities, satisfiable
-or not) and random general boards with repeated labels; for each, every complete
+or not), random general boards with repeated labels, and boards with relations
+of every kind (Killer cages, Keen cages, Towers clues...); for each, every complete
 backend must give the same status and the same number of solutions up to a
 limit, equal to the brute-force oracle's count (tests/oracle.py), and every
 solution must pass verify(). With ``pytest --backend NAME`` the suite runs for
@@ -92,12 +93,21 @@ def test_backends_agree_on_random_multiset_boards(board, filtering):
 
 @st.composite
 def relation_boards(draw):
-    """A small Latin square or 4x4 Sudoku with random relations of every kind."""
-    from .relation_boards import KINDS, killer_board, relation_board
+    """A small Latin square or 4x4 Sudoku with random relations of every kind, or a small
+    Keen or Towers."""
+    from .relation_boards import KINDS, keen_board, killer_board, relation_board, towers_board
 
-    if draw(st.integers(0, 3)) == 0:
+    pick = draw(st.integers(0, 5))
+    if pick == 0:
         return killer_board(draw(st.integers(0, 10_000)), givens=draw(st.integers(0, 3)),
                             wrong_sum=draw(st.booleans()))
+    if pick == 1:  # Keen: arith cages cover the grid
+        return keen_board(draw(st.integers(3, 4)), draw(st.integers(0, 10_000)),
+                          truthful=draw(st.booleans()))
+    if pick == 2:  # Towers: visible clues on rows and columns
+        n = draw(st.integers(3, 4))
+        return towers_board(n, draw(st.integers(0, 10_000)), draw(st.integers(1, 4 * n)),
+                            givens=draw(st.integers(0, n)), truthful=draw(st.booleans()))
     n = draw(st.integers(3, 4))
     kinds = tuple(draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=4, unique=True)))
     return relation_board(n, kinds, seed=draw(st.integers(0, 10_000)),

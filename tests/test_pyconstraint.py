@@ -463,14 +463,20 @@ def test_registered_kind_goes_through_the_generic_path() -> None:
         unregister("apart")
 
 
-def test_unknown_nary_kind_is_refused() -> None:
+def test_a_new_nary_kind_takes_the_generic_table_and_a_large_one_is_refused() -> None:
     register(RelationKind("same-sum", lambda v, p: sum(v) == p["sum"], arity=None,
                           params=("sum",)))
     try:
         board = dataclasses.replace(latin_square(3), relations=(
             Relation("same-sum", (0, 4, 8), (("sum", 6),)),))
+        r = PyconstraintBackend().solve(build_model(board), limit=None)
+        assert r.n_solutions == brute_force_count(board) and r.exhausted
+        assert all(verify(board, sol) == [] for sol in r.solutions)
+        # nine cells of nine labels summing to 45: 9^9 candidates, past the size guard
+        big = dataclasses.replace(latin_square(9), relations=(
+            Relation("same-sum", tuple(range(9)), (("sum", 45),)),))
         with pytest.raises(UnsupportedError, match="same-sum"):
-            PyconstraintBackend().solve(build_model(board))
+            PyconstraintBackend().solve(build_model(big, "none"))
     finally:
         unregister("same-sum")
 

@@ -141,10 +141,8 @@ def apart():
     unregister("apart")
 
 
-@pytest.mark.parametrize("name", BACKENDS)
-def test_a_kind_registered_in_a_test_is_solved_by_every_backend(name, apart):
-    rels = [Relation("apart", (r * 4 + c, r * 4 + c + 1), (("k", 2),))
-            for r in range(4) for c in range(3) if (r + c) % 2 == 0]
+def _solved_by(name: str, rels: list[Relation]) -> None:
+    """A 4x4 Latin square with ``rels``, solved by ``name`` as the oracle counts it."""
     board = Board(16, latin_square(4).asterisms, (1, 2, 3, 4), shape=(4, 4), relations=rels)
     expected = brute_force_count(board)
     assert expected > 0
@@ -155,6 +153,29 @@ def test_a_kind_registered_in_a_test_is_solved_by_every_backend(name, apart):
         assert verify(board, sol) == []
     if cls.complete and limit is None:
         assert result.n_solutions == expected
+
+
+@pytest.fixture
+def arrow():
+    """The worked example of docs/extending.md: an n-ary kind, the first label is the
+    sum of the others (an Arrow Sudoku's circle and arrow)."""
+    kind = register(RelationKind(
+        "arrow", lambda v, p: v[0] == sum(v[1:]), arity=None, symmetric=False,
+        description="the first label is the sum of the others"))
+    yield kind
+    unregister("arrow")
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_a_kind_registered_in_a_test_is_solved_by_every_backend(name, apart):
+    _solved_by(name, [Relation("apart", (r * 4 + c, r * 4 + c + 1), (("k", 2),))
+                      for r in range(4) for c in range(3) if (r + c) % 2 == 0])
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_an_nary_kind_registered_in_a_test_is_solved_by_every_backend(name, arrow):
+    _solved_by(name, [Relation("arrow", (0, 4, 8)), Relation("arrow", (7, 3, 2)),
+                      Relation("arrow", (13, 9, 14))])
 
 
 def test_registry_records_are_complete():

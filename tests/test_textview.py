@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from futocp import formats
 from futocp.board import Board
@@ -118,3 +119,22 @@ def test_show_draws_the_boxes_of_a_killer_sudoku(capsys) -> None:
         "A A A | A B .", "A A C | C B B", "------+------", "D E E | F B G", "D H F | F B G",
         "------+------", "I H H | J J G", "I I H | J J J"]
     assert lines[cages + 9] == "A=21 B=15 C=8 D=9 E=4 F=13 G=9 H=12 I=11 J=19"
+
+
+def test_keen_cages_and_towers_clues() -> None:
+    keen = formats.loads("4:__a_a__a_ac__a_a,d2a6s1d2m48m2s2", "keen")
+    text = draw(keen)
+    assert text.splitlines()[:4] == [".   .   .   ."] * 4
+    assert text.splitlines()[-5:] == ["A B C C", "A B D D", "E B F G", "E E F G",
+                                      "A=2/ B=6+ C=1- D=2/ E=48* F=2* G=2-"]
+    towers = formats.loads("4:/3//2/2////2///////3,j1e", "towers")
+    assert draw(towers).splitlines() == [
+        "       3       2", "",
+        "2  .   .   .   .",
+        "   .   .   .   .",
+        "   .   .   1   .",
+        "   .   .   .   .  3", "",
+        "   2"]
+    # a clue that is not a whole line is listed below the grid
+    odd = replace(towers, relations=(Relation("visible", (0, 5, 10), (("count", 2),)),))
+    assert "visible((0,0), (1,1), (2,2)) count=2" in draw(odd)

@@ -22,7 +22,7 @@
  *
  * Module API (called by listcolor.py only):
  *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
- *           dual_groups, arcs, distinct, cages, cells, values)
+ *           dual_groups, arcs, distinct, cages, cells, values, diagrams)
  *   run(program, domains, limit, expired, mode, weights, dual_branching,
  *       hidden_singles, start, solutions)
  *       -> (finished, nodes, backtracks, max_depth, probes, failed_literals,
@@ -78,6 +78,13 @@ typedef struct {
     int *castart, *cacells;   /* cages */
     int *costart;
     bits *combos;
+    /* diagrams (layered decision diagrams of n-ary relations), CSR: diagram i has
+     * cells dgcells[dgstart[i]..dgstart[i+1]) (k of them), levels dlevels[dlvstart[i] + j]
+     * (k + 1), node offsets dnoff[dlvstart[i] + j] into the scratch flags, and its
+     * layer j's arcs are darcs [dlystart[dgstart[i] + j], dlystart[dgstart[i] + j + 1]) */
+    int n_diag, dmaxnodes, dmaxcells;
+    int *dgstart, *dgcells, *dlvstart, *dlevels, *dnoff, *dlystart, *dsrc, *ddst;
+    bits *dbit;
     int slow, has_extra;
     int *cells;               /* model cell of each internal cell */
     PyObject *values;         /* tuple */
@@ -95,7 +102,8 @@ static void Program_dealloc(Program *p) {
                       p->cgroups, p->sustart, p->succ, p->prstart, p->pred, p->has_less,
                       p->astart, p->aother, p->asup, p->pestart, p->peers, p->distart,
                       p->dicells, p->dostart, p->dirty_of, p->castart, p->cacells, p->costart,
-                      p->combos, p->cells};
+                      p->combos, p->cells, p->dgstart, p->dgcells, p->dlvstart, p->dlevels,
+                      p->dnoff, p->dlystart, p->dsrc, p->ddst, p->dbit};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) free(arrays[i]);
     Py_XDECREF(p->values);
     Py_TYPE(p)->tp_free((PyObject *)p);
@@ -209,17 +217,122 @@ out:
     return rc;
 }
 
+/* The diagrams: a sequence of (cells, layers, levels), a layer a sequence of
+ * (source, bit, target) arcs (listcolor.py's ListcolorProgram.diagrams). */
+static int read_diagrams(Program *p, PyObject *diagrams) {
+    PyObject *fast = PySequence_Fast(diagrams, "diagrams");
+    if (!fast) return -1;
+    const Py_ssize_t nd = PySequence_Fast_GET_SIZE(fast);
+    int ncells = 0, nlevels = 0, narcs = 0, ok = -1;
+    p->n_diag = (int)nd;
+    for (Py_ssize_t i = 0; i < nd; i++) { /* sizes first */
+        PyObject *cells, *layers, *levels;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OOO", &cells, &layers, &levels))
+            goto out;
+        Py_ssize_t k = PyObject_Length(cells), kl = PyObject_Length(layers),
+                   kv = PyObject_Length(levels);
+        if (k < 0 || kl < 0 || kv < 0) goto out;
+        if (kl != k || kv != k + 1) goto bad;
+        ncells += (int)k;
+        nlevels += (int)kv;
+        for (Py_ssize_t j = 0; j < kl; j++) {
+            PyObject *layer = PySequence_GetItem(layers, j);
+            if (!layer) goto out;
+            Py_ssize_t a = PyObject_Length(layer);
+            Py_DECREF(layer);
+            if (a < 0) goto out;
+            narcs += (int)a;
+        }
+    }
+    p->dgstart = xcalloc(nd + 1, sizeof(int));
+    p->dgcells = xcalloc(ncells, sizeof(int));
+    p->dlvstart = xcalloc(nd + 1, sizeof(int));
+    p->dlevels = xcalloc(nlevels, sizeof(int));
+    p->dnoff = xcalloc(nlevels, sizeof(int));
+    p->dlystart = xcalloc(ncells + 1, sizeof(int));
+    p->dsrc = xcalloc(narcs, sizeof(int));
+    p->ddst = xcalloc(narcs, sizeof(int));
+    p->dbit = xcalloc(narcs, sizeof(bits));
+    if (!p->dgstart || !p->dgcells || !p->dlvstart || !p->dlevels || !p->dnoff || !p->dlystart ||
+        !p->dsrc || !p->ddst || !p->dbit)
+        goto out;
+    int c0 = 0, v0 = 0, a0 = 0;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        PyObject *cells, *layers, *levels;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OOO", &cells, &layers, &levels))
+            goto out;
+        PyObject *fc = PySequence_Fast(cells, "diagram cells");
+        PyObject *fl = PySequence_Fast(layers, "diagram layers");
+        PyObject *fv = PySequence_Fast(levels, "diagram levels");
+        int bad_item = !fc || !fl || !fv;
+        const Py_ssize_t k = bad_item ? 0 : PySequence_Fast_GET_SIZE(fc);
+        /* the second pass stays within what the first one counted (a sequence may lie) */
+        if (!bad_item && (PySequence_Fast_GET_SIZE(fl) != k || PySequence_Fast_GET_SIZE(fv) != k + 1
+                          || c0 + k > ncells || v0 + k + 1 > nlevels))
+            bad_item = 1;
+        p->dgstart[i] = c0;
+        p->dlvstart[i] = v0;
+        int total = 0;
+        for (Py_ssize_t j = 0; !bad_item && j <= k; j++) {
+            long lv = PyLong_AsLong(PySequence_Fast_GET_ITEM(fv, j));
+            if (lv < 0 || (lv == -1 && PyErr_Occurred())) { bad_item = 1; break; }
+            p->dlevels[v0 + j] = (int)lv;
+            p->dnoff[v0 + j] = total;
+            total += (int)lv;
+        }
+        if (total > p->dmaxnodes) p->dmaxnodes = total;
+        if (k > p->dmaxcells) p->dmaxcells = (int)k;
+        for (Py_ssize_t j = 0; !bad_item && j < k; j++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fc, j));
+            if (c < 0 || c >= p->n) { bad_item = 1; break; }
+            p->dgcells[c0 + j] = (int)c;
+            p->dlystart[c0 + j] = a0;
+            PyObject *arcs = PySequence_Fast(PySequence_Fast_GET_ITEM(fl, j), "diagram layer");
+            if (!arcs) { bad_item = 1; break; }
+            if (a0 + PySequence_Fast_GET_SIZE(arcs) > narcs) { Py_DECREF(arcs); bad_item = 1; break; }
+            for (Py_ssize_t a = 0; a < PySequence_Fast_GET_SIZE(arcs); a++) {
+                PyObject *src, *bit, *dst;
+                if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(arcs, a), "OOO", &src, &bit, &dst) ||
+                    as_bits(bit, &p->dbit[a0]) < 0) { bad_item = 1; break; }
+                long sv = PyLong_AsLong(src), dv = PyLong_AsLong(dst);
+                if (sv < 0 || sv >= p->dlevels[v0 + j] || dv < 0 || dv >= p->dlevels[v0 + j + 1] ||
+                    !p->dbit[a0] || (p->dbit[a0] & ~p->full)) { bad_item = 1; break; }
+                p->dsrc[a0] = (int)sv;
+                p->ddst[a0] = (int)dv;
+                a0++;
+            }
+            Py_DECREF(arcs);
+        }
+        Py_XDECREF(fc);
+        Py_XDECREF(fl);
+        Py_XDECREF(fv);
+        if (bad_item) goto bad;
+        c0 += (int)k;
+        v0 += (int)k + 1;
+    }
+    p->dgstart[nd] = c0;
+    p->dlvstart[nd] = v0;
+    p->dlystart[c0] = a0;
+    ok = 0;
+    goto out;
+bad:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "malformed listcolor diagram");
+out:
+    Py_DECREF(fast);
+    return ok;
+}
+
 /* Every input is checked here (the search trusts the Program): cells in range,
  * ``cells`` a permutation, counts per value, supports and combinations within
  * the m values, dual groups of BITS_WIDTH cells at most; ValueError otherwise. */
 static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     PyObject *groups, *counts, *cell_groups, *succ, *pred, *dual_groups, *arcs,
-        *distinct, *cages, *cells, *values;
+        *distinct, *cages, *cells, *values, *diagrams;
     int m;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "nOOOOOiOOOOOO", &n, &groups, &counts, &cell_groups,
+    if (!PyArg_ParseTuple(args, "nOOOOOiOOOOOOO", &n, &groups, &counts, &cell_groups,
                           &succ, &pred, &m, &dual_groups, &arcs, &distinct, &cages, &cells,
-                          &values))
+                          &values, &diagrams))
         return NULL;
     if (m < 1 || m > BITS_WIDTH) {
         PyErr_SetString(PyExc_ValueError, "the compiled core takes 1 to " STR(BITS_WIDTH) " values");
@@ -495,7 +608,8 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     Py_CLEAR(item);
     Py_CLEAR(fast);
-    /* dirty_of: count groups of the cell, then its cages */
+    if (read_diagrams(p, diagrams) < 0) goto error;
+    /* dirty_of: count groups of the cell, then its cages, then its diagrams */
     {
         int *cnt = xcalloc(n + 1, sizeof(int));
         if (!cnt) goto error;
@@ -504,6 +618,7 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                 if (p->gcount[p->cgroups[k]] >= 0) cnt[c + 1]++;
         for (int i = 0; i < p->n_cages; i++)
             for (int k = p->castart[i]; k < p->castart[i + 1]; k++) cnt[p->cacells[k] + 1]++;
+        for (int k = 0; k < p->dgstart[p->n_diag]; k++) cnt[p->dgcells[k] + 1]++;
         for (int c = 0; c < n; c++) cnt[c + 1] += cnt[c];
         p->dostart = cnt;
         p->dirty_of = xcalloc(cnt[n], sizeof(int));
@@ -516,6 +631,11 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             for (int k = p->castart[i]; k < p->castart[i + 1]; k++) {
                 int c = p->cacells[k];
                 p->dirty_of[cnt[c] + fill[c]++] = p->n_groups + i;
+            }
+        for (int i = 0; i < p->n_diag; i++)
+            for (int k = p->dgstart[i]; k < p->dgstart[i + 1]; k++) {
+                int c = p->dgcells[k];
+                p->dirty_of[cnt[c] + fill[c]++] = p->n_groups + p->n_cages + i;
             }
         free(fill);
     }
@@ -590,10 +710,13 @@ struct Search {
     int *evc;
     bits *evk;
     size_t nev, capev;
-    /* count groups and cages to revise (LIFO) */
+    /* count groups, cages and diagrams to revise (LIFO) */
     int *dirty;
     size_t ndirty;
     unsigned char *queued;
+    /* diagram scratch: reached and alive flags per node, supports per cell */
+    unsigned char *dreach, *dalive;
+    bits *dsup;
     /* block pool */
     bits **pool;
     size_t npool, cappool;
@@ -786,6 +909,46 @@ static int propagate(Search *s, bits *blk) {
         }
         const int g = s->dirty[--s->ndirty];
         s->queued[g] = 0;
+        if (g >= p->n_groups + p->n_cages) { /* a diagram: the labels on a path */
+            const int i = g - p->n_groups - p->n_cages;
+            const int *cells = p->dgcells + p->dgstart[i];
+            const int k = p->dgstart[i + 1] - p->dgstart[i];
+            const int *lev = p->dlevels + p->dlvstart[i], *off = p->dnoff + p->dlvstart[i];
+            const int *ly = p->dlystart + p->dgstart[i];
+            unsigned char *reach = s->dreach, *alive = s->dalive;
+            if (!lev[k]) goto fail;
+            memset(reach, 0, (size_t)(off[k] + lev[k]));
+            memset(alive, 0, (size_t)(off[k] + lev[k]));
+            reach[0] = 1;
+            for (int j = 0; j < k; j++) {
+                const bits d = doms[cells[j]];
+                const unsigned char *here = reach + off[j];
+                unsigned char *next = reach + off[j + 1];
+                int any = 0;
+                for (int a = ly[j]; a < ly[j + 1]; a++)
+                    if (here[p->dsrc[a]] && (d & p->dbit[a])) {
+                        next[p->ddst[a]] = 1;
+                        any = 1;
+                    }
+                if (!any) goto fail;
+            }
+            alive[off[k]] = 1;
+            for (int j = k - 1; j >= 0; j--) {
+                const bits d = doms[cells[j]];
+                const unsigned char *here = reach + off[j], *below = alive + off[j + 1];
+                unsigned char *above = alive + off[j];
+                bits sup = 0;
+                for (int a = ly[j]; a < ly[j + 1]; a++)
+                    if (below[p->ddst[a]] && here[p->dsrc[a]] && (d & p->dbit[a])) {
+                        sup |= p->dbit[a];
+                        above[p->dsrc[a]] = 1;
+                    }
+                s->dsup[j] = sup;
+            }
+            for (int j = 0; j < k; j++)
+                if (doms[cells[j]] & ~s->dsup[j]) LPUSH(cells[j], s->dsup[j]);
+            continue;
+        }
         if (g >= p->n_groups) { /* a cage */
             const int i = g - p->n_groups;
             const int *cells = p->cacells + p->castart[i];
@@ -910,7 +1073,7 @@ static int settle(Search *s, bits *blk) {
         }
     for (int g = 0; g < p->n_groups; g++)
         if (p->gcount[g] >= 0) mark_dirty(s, g);
-    for (int i = 0; i < p->n_cages; i++) mark_dirty(s, p->n_groups + i);
+    for (int i = 0; i < p->n_cages + p->n_diag; i++) mark_dirty(s, p->n_groups + i);
     return propagate(s, blk);
 fail:
     s->nev = 0;
@@ -1449,6 +1612,9 @@ static void search_free(Search *s) {
     free(s->evk);
     free(s->dirty);
     free(s->queued);
+    free(s->dreach);
+    free(s->dalive);
+    free(s->dsup);
     for (size_t i = 0; i < s->npool; i++) free(s->pool[i]);
     free(s->pool);
     free(s->pairs);
@@ -1507,8 +1673,15 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
         s.by_binary[i] = !strcmp(name, "binary");
         Py_DECREF(w);
     }
-    int n_dirty = p->n_groups + p->n_cages;
+    int n_dirty = p->n_groups + p->n_cages + p->n_diag;
     size_t nm = (size_t)p->n * p->m;
+    s.dreach = xcalloc(p->dmaxnodes, 1);
+    s.dalive = xcalloc(p->dmaxnodes, 1);
+    s.dsup = xcalloc(p->dmaxcells, sizeof(bits));
+    if (!s.dreach || !s.dalive || !s.dsup) {
+        search_free(&s);
+        return PyErr_NoMemory();
+    }
     s.capev = 1024;
     s.evc = malloc(s.capev * sizeof(int));
     s.evk = malloc(s.capev * sizeof(bits));

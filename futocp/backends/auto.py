@@ -310,7 +310,7 @@ class AutoBackend(Backend):
     name = "auto"
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "strings",
-                              "less", "binary", "alldifferent", "cage"})
+                              "less", "binary", "alldifferent", "nary"})
     own_child = True  # its members run in their own processes, each with the limits
     decided_shortcut = True
     portfolio: ClassVar[bool] = True  # answers with other backends (crosscheck leaves it out)

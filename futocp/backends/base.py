@@ -34,8 +34,11 @@ Capabilities: ``enumerate`` (more than one solution), ``time_limit``, ``seed``,
 ``unsat`` (can prove infeasibility), and the model features ``multiset``
 (Count), ``strings`` (string labels), ``alldifferent`` (partial all-different
 groups, as in cages), ``binary`` (every binary relation kind of the registry,
-through the generic support encoding), and the names of the relation kinds
-the backend encodes beyond that (``less``, an n-ary kind such as ``cage``).
+through the generic support encoding), ``nary`` (every n-ary relation kind of
+the registry, through its generic decomposition: the table or the diagram of
+:meth:`~futocp.model.Model.allowed_tuples` / :meth:`~futocp.model.Model.diagram`,
+or its predicate) and the names of the relation kinds the backend encodes
+beyond that (``less``).
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from typing import Any, ClassVar
 from ..errors import BackendUnavailable, UnsupportedError, UsageError
 from ..model import Model
 from ..records import stop_reason
-from ..relations import binary_kinds
+from ..relations import binary_kinds, nary_kinds
 from ..result import Result, Status
 from ..verify import verify
 
@@ -306,10 +309,14 @@ class Backend:
     @classmethod
     def supported(cls) -> frozenset[str]:
         """The model features the backend handles: its capabilities, with
-        ``binary`` standing for every binary relation kind of the registry."""
-        if "binary" in cls.capabilities:
-            return cls.capabilities | frozenset(binary_kinds())
-        return cls.capabilities
+        ``binary`` standing for every binary relation kind of the registry and
+        ``nary`` for every n-ary one."""
+        out = cls.capabilities
+        if "binary" in out:
+            out = out | frozenset(binary_kinds())
+        if "nary" in out:
+            out = out | frozenset(nary_kinds())
+        return out
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,12 +25,19 @@ and ``Less`` compares indices); a clue cell has a one-value domain.
 * partial AllDifferent (a cage's cells) -> python-constraint's
   ``AllDifferentConstraint`` (the counting constraint assumes the group takes
   every value, which a cage need not);
-* cage -> :func:`cage_constraint` over the cage's admissible label sets
+* n-ary relations, from the registry (:data:`NARY_CONSTRAINTS`, by kind):
+  a cage -> :func:`cage_constraint` over its admissible label sets
   (:meth:`~futocp.model.Model.combinations`): the assigned values must be
   distinct and lie in one set, and the unassigned cells keep only the values
-  of the sets that still fit. python-constraint's ``ExactSumConstraint`` is
+  of the sets that still fit (python-constraint's ``ExactSumConstraint`` is
   not used: the variables hold value indices, not labels, and its sum bounds
-  prune less than the label sets, which also carry the distinctness.
+  prune less than the label sets, which also carry the distinctness); every
+  other kind (Keen's ``arith``, Towers' ``visible``, a kind of one's own) ->
+  its generic decomposition, :func:`table_constraint` over its allowed tuples
+  (:meth:`~futocp.model.Model.allowed_tuples`): the assigned values must
+  agree with a row, and the unassigned cells keep only the values of the
+  rows that still agree. A table past the size guard is refused
+  (:class:`~futocp.relations.TableTooLarge`): this backend is for small boards.
 
 The counting constraint, checked after every assignment, rejects a value used
 more often than its multiplicity, hides a used-up value from the asterism's
@@ -98,7 +105,7 @@ from ..result import Result, Status
 from .base import Backend, Deadline, Option
 
 __all__ = ["PyconstraintBackend", "count_constraint", "support_constraint", "cage_constraint",
-           "SOLVERS"]
+           "table_constraint", "NARY_CONSTRAINTS", "SOLVERS"]
 
 SOLVERS: dict[str, str] = {
     "optimized": "OptimizedBacktrackingSolver",
@@ -268,14 +275,7 @@ def _support_class() -> type:
                 return True
             if other in assignments:
                 return bool(allowed >> assignments[other] & 1)
-            if forwardcheck:
-                dom = domains[other]
-                for x in dom[:]:
-                    if not allowed >> x & 1:
-                        dom.hideValue(x)
-                if not dom:
-                    return False
-            return True
+            return not forwardcheck or _hide_outside(domains[other], allowed)
 
         def preProcess(self, variables: Any, domains: dict, constraints: list,
                        vconstraints: dict) -> None:
@@ -341,11 +341,7 @@ def _cage_class() -> type:
             if free and forwardcheck:
                 allowed = fits & ~used
                 for var in free:
-                    dom = domains[var]
-                    for x in dom[:]:
-                        if not allowed >> x & 1:
-                            dom.hideValue(x)
-                    if not dom:
+                    if not _hide_outside(domains[var], allowed):
                         return False
             return True
 
@@ -361,6 +357,87 @@ def _cage_class() -> type:
                         dom.remove(x)
 
     return CageConstraint
+
+
+def _hide_outside(dom: Any, allowed: int) -> bool:
+    """Hide the values of a python-constraint domain outside the bit set ``allowed``;
+    False when none is left."""
+    for x in dom[:]:
+        if not allowed >> x & 1:
+            dom.hideValue(x)
+    return bool(dom)
+
+
+def _column(rows: Any, i: int) -> int:
+    """The bit set of the values in position ``i`` of the rows."""
+    out = 0
+    for row in rows:
+        out |= 1 << row[i]
+    return out
+
+
+@cache
+def _table_class() -> type:
+    """The table constraint class (defined lazily, like :func:`_count_class`)."""
+    from constraint import Constraint
+
+    class TableConstraint(Constraint):
+        """The variables take the values of one row of a table (tuples of value indices).
+
+        On a partial assignment some row must agree with every assigned value;
+        with forward checking the unassigned variables keep only the values of
+        the rows that still agree.
+        """
+
+        def __init__(self, rows: tuple[tuple[int, ...], ...]) -> None:
+            self._rows = tuple(rows)
+
+        def __call__(self, variables: Any, domains: dict, assignments: dict,
+                     forwardcheck: Any = False) -> bool:
+            fixed = [(i, assignments[var]) for i, var in enumerate(variables)
+                     if var in assignments]
+            live = [row for row in self._rows if all(row[i] == v for i, v in fixed)]
+            if not live:
+                return False
+            if forwardcheck and len(fixed) < len(variables):
+                for i, var in enumerate(variables):
+                    if var not in assignments and not _hide_outside(domains[var],
+                                                                    _column(live, i)):
+                        return False
+            return True
+
+        def preProcess(self, variables: Any, domains: dict, constraints: list,
+                       vconstraints: dict) -> None:
+            for i, var in enumerate(variables):
+                allowed = _column(self._rows, i)
+                dom = domains[var]
+                for x in dom[:]:
+                    if not allowed >> x & 1:
+                        dom.remove(x)
+
+    return TableConstraint
+
+
+def table_constraint(rows: tuple[tuple[int, ...], ...]) -> Any:
+    """A python-constraint ``Constraint``: the variables take the values of one of
+    ``rows`` (as :meth:`futocp.model.Model.allowed_tuples` gives them).
+
+    Example:
+        >>> from constraint import Problem
+        >>> p = Problem()
+        >>> p.addVariables("abc", [0, 1, 2])
+        >>> p.addConstraint(table_constraint(((0, 1, 2), (2, 2, 0))), ["a", "b", "c"])
+        >>> sorted((s["a"], s["b"], s["c"]) for s in p.getSolutions())
+        [(0, 1, 2), (2, 2, 0)]
+    """
+    return _table_class()(rows)
+
+
+NARY_CONSTRAINTS: dict[str, Callable[[Model, Any], Any]] = {
+    "cage": lambda model, rel: cage_constraint(model.combinations(rel)),
+}
+"""The specialised constraints of n-ary kinds, by kind: ``make(model, rel)``; every
+other n-ary kind gets :func:`table_constraint` over its allowed tuples."""
 
 
 def support_constraint(forward: tuple[int, ...], backward: tuple[int, ...]) -> Any:
@@ -497,9 +574,9 @@ def _compile(model: Model, opts: dict[str, Any], seed: int | None = None) -> Any
     for group in model.all_different:
         problem.addConstraint(AllDifferentConstraint(), list(group.cells))
     for rel in model.nary:
-        if rel.kind != "cage":  # check() refuses the model before this
-            raise UnsupportedError(f"backend 'pyconstraint' has no encoding of {rel.kind!r}")
-        problem.addConstraint(cage_constraint(model.combinations(rel)), list(rel.cells))
+        make = NARY_CONSTRAINTS.get(rel.kind)
+        con = make(model, rel) if make is not None else table_constraint(model.allowed_tuples(rel))
+        problem.addConstraint(con, list(rel.cells))
     return problem
 
 
@@ -576,7 +653,7 @@ class PyconstraintBackend(Backend):
     name = "pyconstraint"
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
-                              "strings", "binary", "alldifferent", "cage"})
+                              "strings", "binary", "nary", "alldifferent"})
     extra = "pyconstraint"
     requires = ("constraint",)
     package = "python-constraint2"

@@ -26,17 +26,24 @@ from ..errors import InputError, UsageError
 from .base import Format, atomic_write
 from .document import JSON, YAML
 from .jigsaw import JIGSAW
+from .keen import KEEN
 from .limits import MAX_FILE_BYTES, decode_text, empty, strip_bom
 from .qwh import DZN, PLS
+from .solo import SOLO
 from .sudoku import SUDOKU
 from .tatham import TATHAM
 from .text import TEXT
+from .towers import TOWERS
 
-__all__ = ["FORMATS", "Format", "detect", "loads", "loads_many", "read", "read_many",
-           "dumps", "write", "format_solution"]
+__all__ = ["FORMATS", "COLLECTION_FORMATS", "Format", "detect", "loads", "loads_many", "read",
+           "read_many", "dumps", "write", "format_solution"]
 
-FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, PLS, DZN, JIGSAW,
-                                                       SUDOKU)}
+FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, KEEN, TOWERS, SOLO,
+                                                       PLS, DZN, JIGSAW, SUDOKU)}
+
+COLLECTION_FORMATS = ("sudoku", "tatham", "keen", "towers", "solo", "jigsaw")
+"""The formats of one puzzle a line (a file of several is a collection), in the
+order ``--puzzle TEXT`` tries their sniffs when no ``--format`` is given."""
 
 
 def _register(*formats: Format) -> None:

@@ -148,10 +148,10 @@ class _Items:
     """The relation items of a document, in the order read, with their paths."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[str, list[Any], dict[str, int]]] = []
+        self.items: list[tuple[str, list[Any], dict[str, Any]]] = []
         self.paths: dict[str, list[tuple[Path, bool]]] = {}  # kind -> [(item path, object form)]
 
-    def add(self, kind: str, cells: list[Any], params: dict[str, int], path: Path,
+    def add(self, kind: str, cells: list[Any], params: dict[str, Any], path: Path,
             obj: bool) -> None:
         self.items.append((kind, cells, params))
         self.paths.setdefault(kind, []).append((path, obj))
@@ -192,7 +192,9 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
                 cells, params, obj = item, dict[str, int](), False
             else:
                 shown = "[r, c]" if grid else "cell"
-                form = "{" + "".join(f'"{p}": N, ' for p in spec.params) + f'"cells": [{shown}, ...]' + "}"
+                words = spec.choice_map
+                form = "{" + "".join(f'"{p}": {"W" if p in words else "N"}, ' for p in spec.params) \
+                    + f'"cells": [{shown}, ...]' + "}"
                 allowed = ("cells", *spec.params)
                 for extra in item if isinstance(item, dict) else ():
                     if extra not in allowed:
@@ -205,10 +207,16 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
                 for name in spec.params:
                     if name not in item:
                         raise SchemaError(f"a {kind} needs {name!r}", path)
-                    if not _is_int(item[name]):
-                        raise SchemaError(f"{kind} {name} must be an integer, got {excerpt(item[name])}",
+                    value = item[name]
+                    if name in words:
+                        if not isinstance(value, str) or value not in words[name]:
+                            raise SchemaError(f"{kind} {name} must be one of "
+                                              f"{', '.join(map(repr, words[name]))}, got "
+                                              f"{excerpt(value)}", path + (name,))
+                    elif not _is_int(value):
+                        raise SchemaError(f"{kind} {name} must be an integer, got {excerpt(value)}",
                                           path + (name,))
-                    params[name] = item[name]
+                    params[name] = value
                 cells, obj = item["cells"], True
             for j, cell in enumerate(cells):
                 ok = (isinstance(cell, list) and len(cell) == 2 and all(map(_is_int, cell))) \
