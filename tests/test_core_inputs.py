@@ -39,7 +39,7 @@ def _args(prog: listcolor.ListcolorProgram, **changes) -> list:
               "cell_groups": prog.cell_groups, "succ": prog.succ, "pred": prog.pred,
               "m": prog.n_values, "dual_groups": prog.dual_groups, "arcs": prog.arcs,
               "distinct": prog.distinct, "cages": prog.cages, "cells": prog.cells,
-              "values": prog.values}
+              "values": prog.values, "diagrams": prog.diagrams}
     assert set(changes) <= set(fields)
     return list({**fields, **changes}.values())
 
