@@ -1,6 +1,8 @@
 """Tatham's 9x9 Keen and Towers with every backend, side by side with hand-written CP-SAT models.
 
-Reads ``benchmarks/tatham-9x9.tsv`` (game, the generator's parameters, the id:
+Reads ``benchmarks/tatham-9x9.tsv`` (or ``--data``: ``tests/data/tatham-ids.tsv``
+holds Keen, Towers and Solo ids of every size; ``--sizes 6,9``) (game, the
+generator's parameters, the id:
 ids of ``sgt-keen --generate N 9du`` / ``sgt-towers --generate N 9du``, the
 hardest grade, and a few of the lower ones) and checks each puzzle's
 uniqueness (``limit=2``: each has exactly one solution) with every system, one
@@ -8,7 +10,8 @@ puzzle after the other, the system order rotating from one puzzle to the next
 so that the load of the shared machine falls on all alike. A *system* is a
 backend with options (``sat:nary=specialised``), or ``cpsat-hand``: a CP-SAT
 model of the game written by hand with ``ortools`` alone -- one integer per
-cell, ``add_all_different`` per row and column, a Keen cage as a sum, a
+cell, ``add_all_different`` per row, column (box, region, diagonal), a
+Killer cage as all different and a sum, a Keen cage as a sum, a
 product (``add_multiplication_equality``), ``add_abs_equality`` or a
 quotient either way round, a Towers clue as one Boolean per cell of its line
 (the cell above every cell before it, ``add_bool_and`` of reified
@@ -18,8 +21,8 @@ Time per puzzle: ``build_model`` + ``solve`` for the backends (parsing left
 out), building and solving the hand model for ``cpsat-hand``; each system first
 solves one puzzle untimed (to import its package). Every solution is checked
 with ``verify()``. Prints a Markdown table: per game, grade and system, the
-median and the largest time, and failures (a wrong answer, or not exactly one
-solution) or time-outs.
+median and the largest time, the time-outs (uniqueness not proved within
+``--cap``) and the wrong answers (an unverified solution, or not exactly one).
 
 Usage (from the repository root)::
 
@@ -61,21 +64,25 @@ def read_ids(path: Path) -> list[tuple[str, str, Board]]:
 
 
 def hand_model(board: Board) -> tuple[Any, list[Any]]:
-    """A CP-SAT model of a keen or towers board written with ortools alone."""
+    """A CP-SAT model of a Keen, Towers or Solo board written with ortools alone: its
+    rows, columns (boxes, regions, diagonals) all different, its givens, its cages
+    and clues."""
     from ortools.sat.python import cp_model
 
     n = board.shape[0] if board.shape else 0
     m = cp_model.CpModel()
     x = [m.new_int_var(1, n, f"x{c}") for c in range(n * n)]
-    for r in range(n):
-        m.add_all_different(x[r * n:(r + 1) * n])
-        m.add_all_different(x[r::n])
+    for group in board.asterisms:
+        m.add_all_different([x[c] for c in group])
     for c, v in board.clues:
         m.add(x[c] == v)
     for rel in board.relations:
         cells = [x[c] for c in rel.cells]
         p = rel.param_map
-        if rel.kind == "arith":
+        if rel.kind == "cage":
+            m.add_all_different(cells)
+            m.add(sum(cells) == p["sum"])
+        elif rel.kind == "arith":
             op, t = p["op"], p["target"]
             if op == "+":
                 m.add(sum(cells) == t)
@@ -133,7 +140,8 @@ def run_hand(board: Board, cap: float) -> tuple[float, list[tuple[int, ...]], bo
 
 
 def run(system: str, board: Board, cap: float) -> tuple[float, bool, bool]:
-    """(seconds, correct, finished): correct = exactly one solution, verified."""
+    """(seconds, correct, answered): correct = exactly one solution, verified, the
+    search exhausted; answered = exhausted or two solutions (not cut by the cap)."""
     if system == "cpsat-hand":
         seconds, found, finished = run_hand(board, cap)
         good = len(found) == 1 and not verify(board, list(found[0]))
@@ -145,7 +153,8 @@ def run(system: str, board: Board, cap: float) -> tuple[float, bool, bool]:
     seconds = time.perf_counter() - t0
     good = (result.n_solutions == 1 and result.exhausted
             and not verify(board, result.solutions[0]))
-    return seconds, good, result.ok
+    answered = result.exhausted or result.n_solutions >= 2  # else stopped by the time limit
+    return seconds, good, answered
 
 
 def main() -> int:
@@ -153,23 +162,27 @@ def main() -> int:
     parser.add_argument("--systems", default=",".join(SYSTEMS))
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--cap", type=float, default=60.0, help="seconds per puzzle and system")
+    parser.add_argument("--sizes", default="", help="only these sides, e.g. 6,9")
     args = parser.parse_args()
     systems = args.systems.split(",")
     puzzles = read_ids(args.data)
+    if args.sizes:
+        sides = {int(x) for x in args.sizes.split(",")}
+        puzzles = [p for p in puzzles if p[2].shape and p[2].shape[0] in sides]
     for system in systems:  # warm up: imports, the compiled core
         run(system, puzzles[0][2], args.cap)
     times: dict[tuple[str, str, str], list[float]] = {}
     bad: dict[tuple[str, str, str], int] = {}
     for k, (game, spec, board) in enumerate(puzzles):
-        grade = spec[spec.index("d") + 1:]
+        grade = f"{board.shape[0] if board.shape else '?'}x {spec}"
         order = systems[k % len(systems):] + systems[:k % len(systems)]
         for system in order:
             seconds, good, finished = run(system, board, args.cap)
             key = (game, grade, system)
             times.setdefault(key, []).append(seconds if finished else float("inf"))
-            bad[key] = bad.get(key, 0) + (not good)
+            bad[key] = bad.get(key, 0) + (finished and not good)
         print(f"{game} {spec}: done", file=sys.stderr, flush=True)
-    print("| game | grade | puzzles | " + " | ".join(systems) + " |")
+    print("| game | size, parameters | puzzles | " + " | ".join(systems) + " |")
     print("|---|---|---|" + "---|" * len(systems))
     for game, grade in sorted({(g, d) for g, d, _ in times}):
         cells = []
