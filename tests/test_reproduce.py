@@ -314,6 +314,8 @@ def test_cli_list(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for name in REPRODUCTIONS:
         assert name in out
+    assert len(out.strip().splitlines()) == len(REPRODUCTIONS) == 7
+    assert "seed-003-procedures" in out
 
 
 def test_cli_bad_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,7 +59,7 @@ __all__ = ["VERDICTS", "KINDS", "Row", "Reproduction", "register", "REPRODUCTION
 
 #: The reproduction modules; importing one registers its reproductions.
 # each reproduction module registers its reproductions when imported
-from . import seed000, seed001, seed002, seed004  # noqa: E402, F401
+from . import seed000, seed001, seed002, seed003, seed004  # noqa: E402, F401
 
 
 def experiment_config(name: str, quick: bool = False, output: str | os.PathLike[str] | None = None,

@@ -204,4 +204,4 @@ def load_records(output: str | os.PathLike[str]) -> pd.DataFrame:
         planned = None
     if planned is not None:
         records = [r for r in records if r.get("run_id") in planned]
-    return pd.DataFrame(records)
+    return pd.DataFrame(records, dtype=object)  # integers stay integers beside missing values
