@@ -20,10 +20,12 @@ from futocp.reproduce.seed001 import (
     proportions_agree,
 )
 from futocp.reproduce.seed002 import (
+    DESIGNS,
     GRID,
     TABLES,
     compare,
     compare_backtracking,
+    compare_text,
     puzzle_medians,
     recover_per_combination,
     running_mean_evidence,
@@ -279,27 +281,69 @@ def test_annealing_traced_runs_make_the_figure(tmp_path) -> None:
     assert annealing_figures(runs[runs["label"] != "sa-trace"], tmp_path) == []
 
 
+def _bt(group: str, n: int = 2, seconds: float = 0.0004) -> pd.DataFrame:
+    return pd.DataFrame([{"group": group, "backend": "bt", "status": "sat",
+                          "solve_s": seconds, "explored_nodes": 500, "backtracks": 10,
+                          "instance_hash": f"{group}-p{j}", "options": {}} for j in range(n)])
+
+
 def test_backtracking_baseline_beside_the_papers_times() -> None:
     ga = _ga_runs(2, {i: [40, 60] for i in range(1, 25)})
     ga["backend"] = "genetic"
     ga["solve_s"] = 0.1
-    bt = pd.DataFrame([{"group": "table2", "backend": "bt", "status": "sat",
-                        "solve_s": 0.0004, "explored_nodes": 500, "backtracks": 10,
-                        "instance_hash": f"p{j}", "options": {}} for j in range(2)])
-    runs = pd.concat([ga, bt], ignore_index=True)
+    runs = pd.concat([ga, _bt("table2"), _bt("text-sudoku-25")], ignore_index=True)
     ga_rows = [r for r in compare(runs, quick=False) if r.key["table"] == 2]
     assert not any("stopped" in r.note for r in ga_rows)  # bt runs are not GA runs
     rows = {(r.key["missing"], r.key["puzzle"]): r for r in compare_backtracking(runs, False)}
-    # sudoku: our 30-missing puzzles; the empty Nonomino graph is never run
-    assert set(rows) == {(25, "3"), (28, "4"), (30, "5"), (81, "empty graph")}
-    assert rows[(81, "empty graph")].verdict == "not comparable"
+    # sudoku 25 missing: the text's own puzzles; 28 has none run here; the empty graph is
+    # compare_text's
+    assert set(rows) == {(25, "3"), (30, "5")}
     r25 = rows[(25, "3")]
     assert r25.verdict == "agrees" and r25.paper["BT time (s)"] == 0.000994
-    assert r25.ours["GA/BT"] == 250 and r25.paper["GA/BT"] == 1751
-    assert "nearest" in r25.note and "not comparable" in r25.note
+    assert r25.paper["GA/BT"] == 1751 and "nearest" not in r25.note
+    assert rows[(30, "5")].ours["GA/BT"] == 250
     slow = runs.copy()
     slow.loc[slow["backend"] == "bt", "solve_s"] = 0.01  # over one tick of the paper's timer
-    assert {r.verdict for r in compare_backtracking(slow, False)
-            if r.key["missing"] < 81} == {"differs"}
+    assert {r.verdict for r in compare_backtracking(slow, False)} == {"differs"}
     assert compare_backtracking(ga, False) == []  # no bt runs, no rows
     assert "Backtracking, the paper's baseline" in verdict(compare(runs, quick=False))
+
+
+def test_text_numbers_and_claims() -> None:
+    hyper = _ga_runs(0, {})
+    recs = []
+    for j, g in enumerate([55, 60, 62, 64, 70, 58, 66]):  # ~62 at the text's combination
+        recs.append({"group": "text-hypersudoku-25", "status": "sat", "instance_hash": f"h{j}",
+                     "generations": g, "solve_s": 0.1, "backend": "genetic",
+                     "options": {"population": 10, "pm": 0.03, "pc": 0.9, "sp": 10,
+                                 "generations": 10000}})
+    for j in range(4):  # 40 missing: one of four solved within the cap
+        recs.append({"group": "over-jigsaw-40", "status": "sat" if j == 0 else "unknown",
+                     "instance_hash": f"j{j}", "generations": 500 if j == 0 else 10000,
+                     "solve_s": 3.0, "backend": "genetic",
+                     "options": {"population": 10, "pm": 0.03, "pc": 0.9, "sp": 5,
+                                 "generations": 10000}})
+    runs = pd.concat([hyper, pd.DataFrame(recs), _bt("empty-jigsaw", 1, 2.0)],
+                     ignore_index=True)
+    rows = {(r.key["family"], r.key["missing"], r.key["measure"]): r
+            for r in compare_text(runs, quick=False)}
+    assert rows[("hypersudoku", 25, "generations")].verdict == "agrees"  # the text's ~62
+    beyond = rows[("jigsaw", 40, "solved past 30 missing")]
+    assert beyond.verdict == "agrees" and beyond.ours["solved"] == "1/4"
+    empty = rows[("jigsaw", 81, "backtracking, 81 free cells")]
+    assert empty.verdict == "not comparable" and empty.paper["BT time (s)"] == 33.421
+
+
+def test_the_papers_design_beside_ours() -> None:
+    runs = _ga_runs(1, {i: [5, 6, 7] for i in range(1, 25)})
+    design = runs.copy()
+    design["group"] = "design-table1"
+    design["seed"] = [2002 + (k % 3) for k in range(len(design))]
+    design["instance_hash"] = "one puzzle"
+    rows = compare(pd.concat([runs, design], ignore_index=True), quick=False)
+    designs = {r.key["design"] for r in rows if r.key.get("table") == 1}
+    assert designs == set(DESIGNS.values())
+    summary = next(r for r in rows if r.key.get("row") == "all"
+                   and r.key["design"] == DESIGNS["design-"])
+    # the paper's design: one unit per seed (3 here), not per puzzle (1)
+    assert summary.ours["median of the puzzles' medians [95 % CI]"]["n"] == 3

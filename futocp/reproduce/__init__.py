@@ -105,6 +105,8 @@ def load_runs(name: str, quick: bool = False,
 
     rep = get_reproduction(name)
     folder = output if output is not None else rep.config(quick)["output"]
+    if rep.load is not None:
+        return rep.load(os.fspath(folder))
     if rep.run is not None:
         return load_records(folder)
     return load(folder)
@@ -164,7 +166,7 @@ def run_reproduction(name: str, quick: bool = False, output: str | os.PathLike[s
         if output is not None:
             mapping["output"] = os.path.abspath(os.fspath(output))
         rep.run(mapping, workers, dict(options or {}), progress)
-        runs = load_records(mapping["output"])
+        runs = load_runs(name, quick, mapping["output"])
     else:
         if options:
             raise UsageError(f"{name} takes no --opt (it runs an experiment config)")

@@ -146,6 +146,9 @@ class Reproduction:
             yet recorded in ``config["output"]``; ``options`` are the ``--opt
             KEY=VALUE`` pairs of ``futocp reproduce`` (refused when unknown).
             None: the config is an experiment config and the runner runs it.
+        load: ``output folder -> runs``, for a ``run`` whose records are not
+            those of :func:`futocp.reproduce.measure.load_records` (e.g. several
+            experiment configs run into subfolders). None: that function.
     """
 
     name: str
@@ -157,6 +160,7 @@ class Reproduction:
     verdict: Callable[[list[Row]], str] | None = None
     full_run: str = ""
     run: Callable[[dict[str, Any], int, dict[str, str], bool | None], None] | None = None
+    load: Callable[[str], pd.DataFrame] | None = None
 
 
 #: Every registered reproduction, by name.
@@ -580,7 +584,8 @@ def combine_verdicts(verdicts: Iterable[str]) -> str:
 def sanity_row(key: dict[str, Any], checks: Mapping[str, tuple[int, int]], note: str = "",
                paper: Mapping[str, Any] | None = None) -> Row:
     """A ``sanity check`` row: per check, ``(instances breaking it, instances
-    checked)``; ``ours["check"]`` is ``holds`` when none breaks any.
+    checked)``; ``ours["check"]`` is ``holds`` when none breaks any (``no data``
+    when nothing was checked).
 
     Example:
         >>> sanity_row({"check": "x"}, {"FC <= BT": (0, 5)}).ours
@@ -588,7 +593,9 @@ def sanity_row(key: dict[str, Any], checks: Mapping[str, tuple[int, int]], note:
     """
     ours: dict[str, Any] = {name: f"{bad}/{total} break it" for name, (bad, total)
                             in checks.items()}
-    ours["check"] = "holds" if all(bad == 0 for bad, _ in checks.values()) else "fails"
+    checked = [bad for bad, total in checks.values() if total]
+    ours["check"] = ("no data" if not checked else
+                     "holds" if all(bad == 0 for bad in checked) else "fails")
     return Row(key, dict(paper or {}), ours, "not comparable", note, kind="sanity check")
 
 
