@@ -285,17 +285,37 @@ def test_papers_folder_is_read(tmp_path: object) -> None:
         pass
 
 
+def _seed004(n: int, pairs: list[tuple[float, float]], mode: str = "ordered",
+             workers: int = 2) -> list[dict[str, object]]:
+    return [{"n": n, "index": i, "mode": mode, "workers": workers, "givens": 10, "target": 100,
+             "seq_nodes": 100, "status": "ok", "seq_ms": [seq, seq], "par_ms": [par, par],
+             "par_nodes": [100, 100], "verified": True} for i, (seq, par) in enumerate(pairs)]
+
+
 def test_parallel_speedup_per_instance() -> None:
-    rows_ = []
-    for i, (seq, par) in enumerate([(100, 50), (80, 40), (60, 20)]):
-        for label, ms in (("sequential", seq), ("parallel-2", par)):
-            rows_.append({"instance_hash": f"h{i}", "label": label, "size": 15, "solved": True,
-                          "solve_s": ms / 1000, "explored_nodes": 1000, "worker_nodes": [5, 5]})
-    out = compare_parallel(pd.DataFrame(rows_), quick=True)
-    assert [r.key for r in out] == [{"n": 15}]
-    assert out[0].ours["speedup"]["median"] == 2.0
+    recs = _seed004(15, [(100, 50), (80, 40), (60, 20), (90, 45)]) \
+        + _seed004(10, [(100, 90), (100, 88), (100, 89), (100, 91)])
+    out = {r.key["n"]: r for r in compare_parallel(pd.DataFrame(recs, dtype=object), True)
+           if "n" in r.key}
+    assert out[15].ours["speedup"]["median"] == 2.0
     # the paper's 5.34x needs more processes than our two: not comparable
-    assert out[0].paper["speedup"] == 5.34 and out[0].verdict == "not comparable"
+    assert out[15].paper["speedup"] == 5.34 and out[15].verdict == "not comparable"
+    assert out[10].paper["speedup"] == 1.13 and out[10].verdict == "agrees"
+    wide = compare_parallel(pd.DataFrame(_seed004(15, [(100, 50)] * 4, workers=8),
+                                         dtype=object), True)
+    assert wide[0].verdict == "differs"  # 2x with 8 processes is not the paper's 5.34x
+
+
+def test_no_crossover_from_a_single_size() -> None:
+    from futocp.reproduce.seed004 import _crossover
+
+    recs = _seed004(10, [(100, 50)] * 4) + _seed004(11, [(100, 150)] * 4) \
+        + _seed004(12, [(100, 40)] * 4)
+    rows = [r for r in compare_parallel(pd.DataFrame(recs, dtype=object), True) if "n" in r.key]
+    assert _crossover(rows).startswith("no crossover")
+    recs += _seed004(13, [(100, 40)] * 4)
+    rows = [r for r in compare_parallel(pd.DataFrame(recs, dtype=object), True) if "n" in r.key]
+    assert _crossover(rows).startswith("a crossover") and "from 12" in _crossover(rows)
 
 
 def test_markdown_puts_paper_beside_ours() -> None:

@@ -294,7 +294,8 @@ def load_config(name: str, quick: bool) -> dict[str, Any]:
     doc.setdefault("name", name + ("-quick" if quick else ""))
     doc["output"] = str((base / doc.get("output", f"../results/reproduce/{doc['name']}"))
                         .resolve())
-    for entry in doc.get("instances", []):
+    entries = doc.get("instances", [])
+    for entry in entries if isinstance(entries, list) else ():  # (a measure's own shape)
         for key in ("path", "collection"):
             if isinstance(entry, dict) and isinstance(entry.get(key), str):
                 entry[key] = str((base / entry[key]).resolve())
