@@ -105,7 +105,7 @@ def run_tasks(name: str, tasks: Sequence[Mapping[str, Any]], func: Callable[[Any
         UsageError: for ``workers < 1`` or an unusable output folder; ResourceError
         when the results cannot be written (what is written is kept).
     """
-    from ..experiments.isolate import kill_all, reset_kill_all, run_isolated
+    from ..experiments.isolate import kill_all, reset_kill_all
     from ..experiments.runner import read_run_ids
     from ..formats.base import atomic_write
 
@@ -134,14 +134,15 @@ def run_tasks(name: str, tasks: Sequence[Mapping[str, Any]], func: Callable[[Any
     count = 0
     with open(results, "a", encoding="utf-8") as fh, \
             cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="futocp-measure") as ex:
-        futures = {ex.submit(run_isolated, func, task, timeout): task for task in todo}
+        futures = {ex.submit(_timed_isolated, func, task, timeout): task for task in todo}
         try:
             for fut in cf.as_completed(futures):
                 task = futures[fut]
                 try:
-                    outcome = fut.result()
+                    outcome, started = fut.result()
                     record = outcome.value if outcome.error is None else \
                         _lost(task, outcome.error, outcome.killed)
+                    record = {**record, "started": started, "runner_s": round(outcome.elapsed, 4)}
                 except Exception as exc:  # noqa: BLE001 - a lost process costs one task
                     record = _lost(task, f"{type(exc).__name__}: {exc}", False)
                 try:
@@ -159,6 +160,17 @@ def run_tasks(name: str, tasks: Sequence[Mapping[str, Any]], func: Callable[[Any
             kill_all()
             raise
     return count
+
+
+def _timed_isolated(func: Callable[[Any], Any], task: Mapping[str, Any],
+                    timeout: float | None) -> tuple[Any, str]:
+    """:func:`futocp.experiments.isolate.run_isolated`, and when it started (UTC)."""
+    import datetime as dt
+
+    from ..experiments.isolate import run_isolated
+
+    started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return run_isolated(func, task, timeout), started
 
 
 def _run_here(name: str, todo: list[dict[str, Any]], func: Callable[[Any], Any],
