@@ -601,12 +601,14 @@ def sanity_row(key: dict[str, Any], checks: Mapping[str, tuple[int, int]], note:
 
 
 def verdict_counts(rows: Iterable[Row]) -> dict[str, int]:
-    """Comparisons per verdict, plus ``sanity checks`` and how many of them fail."""
+    """Comparisons per verdict, plus ``sanity checks`` and how many of them fail on our
+    data (a check on the paper's own numbers that fails is its ``paper anomaly``)."""
     rows = list(rows)
     out = {v: sum(r.verdict == v and r.kind == "comparison" for r in rows) for v in VERDICTS}
     sanity = [r for r in rows if r.kind == "sanity check"]
     out["sanity checks"] = len(sanity)
-    out["sanity checks failing"] = sum(r.ours.get("check") == "fails" for r in sanity)
+    out["sanity checks failing"] = sum(r.ours.get("check") == "fails"
+                                       and r.verdict != "paper anomaly" for r in sanity)
     return out
 
 
