@@ -374,7 +374,7 @@ def _single_pass_rows(recs: list[dict[str, Any]]) -> list[Row]:
         verdict = ("not comparable" if r["sample"] < 3 else
                    "agrees" if per_board < lo else "differs")
         size = r.get("size")
-        params = r.get("params") if isinstance(r.get("params"), dict) else {}
+        params: dict[str, Any] = r["params"] if isinstance(r.get("params"), dict) else {}
         shape = (f" {int(size)}x{int(size)}" if isinstance(size, (int, float))
                  and not math.isnan(size) else "") + "".join(f" {k}={v}" for k, v in
                                                             params.items())
