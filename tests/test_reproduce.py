@@ -344,6 +344,18 @@ def test_cli_bad_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert "\n" not in err and "did you mean 'seed-004-parallel'" in err
 
 
+@pytest.mark.parametrize("args, message", [
+    (["seed-001-search", "--opt", "x=1"], "takes no --opt"),
+    (["seed-000-table1", "--opt", "foo=1"], "seed 000 takes generators"),
+    (["seed-000-table1", "--papers", "no-such-folder"], "no such folder of paper tables"),
+    (["seed-004-parallel", "--opt", "ordered=maybe"], "expected true or false"),
+])
+def test_cli_refuses_bad_options(args: list[str], message: str, tmp_path: object,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reproduce", *args, "--quick", "--output", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+
+
 def _quick_json(name: str, output: str, capsys: pytest.CaptureFixture[str],
                 *extra: str) -> dict:
     assert main(["reproduce", name, "--quick", "--json", "--output", output, *extra]) == 0
