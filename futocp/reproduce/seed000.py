@@ -117,7 +117,9 @@ def plan_tasks(config: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     An instance's seed depends on the config's ``seed``, the row and the index,
     not on the generator: every generator draws from the same square, pairs and
-    cells (:mod:`~futocp.reproduce.seed000_measure`).
+    cells (:mod:`~futocp.reproduce.seed000_measure`). The optional generators
+    (``lexfirst``, ``cyclic``) take the first ``option_instances`` instances of a
+    row only, when the config sets it.
     """
     gens = list(config["generators"])
     unknown = [g for g in gens if g not in GENERATORS]
@@ -125,11 +127,15 @@ def plan_tasks(config: Mapping[str, Any]) -> list[dict[str, Any]]:
         raise UsageError(f"generators: unknown {', '.join(unknown)} (known: "
                          f"{', '.join(GENERATORS)})")
     tasks = []
+    optional = int(config.get("option_instances", 0)) or None  # lexfirst, cyclic: fewer
     for n, k, g in config["rows"]:
-        for index in range(_instances_of(config["instances"], int(n))):
+        count = _instances_of(config["instances"], int(n))
+        for index in range(count):
             seed = int(task_id({"seed": config["seed"], "n": n, "K": k, "G": g,
                                 "index": index}), 16) % 2 ** 31
             for gen in gens:
+                if gen in GENERATORS[2:] and optional is not None and index >= optional:
+                    continue
                 task = {"measure": CONFIG, "n": int(n), "K": int(k), "G": int(g),
                         "generator": gen, "index": index, "seed": seed,
                         "node_limit": int(config["node_limit"]),
