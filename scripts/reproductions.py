@@ -47,7 +47,10 @@ How a verdict is reached (the same rule everywhere, `futocp.reproduce.core`):
 * one number of the paper against a sample of ours: `agrees` when the paper's
   value -- or its own 95 % interval, where it reports mean ± std over k runs --
   meets the **bootstrap 95 % confidence interval of our median** (2000 seeded
-  resamples), `differs` when it lies wholly outside; ours are shown as
+  resamples), `differs` when it lies wholly outside (where the paper's value is one
+  instance's, this asks whether it is what our median instance gives, a stricter
+  question than whether it is a possible instance: seed 000's notes give its
+  percentile among ours too); ours are shown as
   `median [low, high] n=N` (the interval), or `median [q1, q3] n=N` (quartiles)
   where nothing is judged;
 * a run stopped by a limit (nodes, generations, time) counts as "at least the

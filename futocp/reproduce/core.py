@@ -451,18 +451,26 @@ def compare_sample(paper: Any, values: Iterable[Any], *,
 
     Returns:
         ``(verdict, detail)``: detail has our ``median``, the interval ``ci``
-        (``[low, high]``, inf where open), ``n`` and ``censored`` (runs at a limit).
+        (``[low, high]``, inf where open), ``n``, ``censored`` (runs at a limit)
+        and ``percentile``: where the paper's value falls among ours (0-100,
+        ties counted half; None without a paper value) -- for a paper value that
+        is one instance's, a typical instance is anywhere in 2.5-97.5, while the
+        verdict asks whether it is what our median instance gives.
 
     Example:
         >>> compare_sample(7, [5, 6, 7, 8, 9])
-        ('agrees', {'median': 7.0, 'ci': [5.0, 9.0], 'n': 5, 'censored': 0})
+        ('agrees', {'median': 7.0, 'ci': [5.0, 9.0], 'n': 5, 'censored': 0, 'percentile': 50.0})
         >>> compare_sample(2, [5, 6, math.inf, math.inf, math.inf])[0]  # below: differs
         'differs'
     """
     xs = _finite_or_inf(values)
     censored = sum(math.isinf(x) for x in xs)
     detail: dict[str, Any] = {"median": quartiles(xs)["median"], "ci": [math.nan, math.nan],
-                              "n": len(xs), "censored": censored}
+                              "n": len(xs), "censored": censored, "percentile": None}
+    p0 = _number(paper)
+    if p0 is not None and xs:
+        below = sum(x < p0 for x in xs) + sum(x == p0 for x in xs) / 2
+        detail["percentile"] = 100 * below / len(xs)
     if len(xs) < min_n:
         return "not comparable", detail
     lo, hi = bootstrap_ci(xs, statistic, seed=seed)

@@ -532,14 +532,20 @@ def compare_table2(df: pd.DataFrame, quick: bool) -> list[Row]:
         d = _drawn(g)
         parts: dict[str, str] = {}
         ours: dict[str, Any] = {}
+        where = []
         for name, col, mine in MEASURES:
             parts[name], detail = compare_sample(getattr(p, col), d[mine])
             ours[col] = _ci(detail, 1)
+            if detail["percentile"] is not None:
+                where.append(f"{name} {detail['percentile']:.0f}")
         ours["bt_rn"] = "NRN"
         counts = _counts(g)
         ours.update(counts)
         verdict = combine_verdicts(parts.values())
         notes = [", ".join(f"{name} {v}" for name, v in parts.items())]
+        if where:
+            notes.append("the paper's value at percentile " + ", ".join(where) + " of our "
+                         "instances")
         rows.append(_finish(k, paper_vals, ours, verdict, notes, _stopped_note(counts, limit),
                             ANOMALIES_T2, REMARKS_T2))
     return rows + _sanity(inst, "table2")
@@ -649,7 +655,10 @@ STATISTICS = ("A measure agrees when the paper's value lies in the bootstrap 95 
               "interval of our median over the row's instances (2000 resamples); a search "
               "stopped by the node limit counts as 'at least the limit', so a paper value "
               "below our interval still differs, but an interval left open by stopped runs "
-              "never agrees (not comparable). ")
+              "never agrees (not comparable). The paper's counts are one instance's: the "
+              "verdict asks whether they are what our median instance gives; each note also "
+              "gives the paper's percentile among our instances (one instance of the same "
+              "kind lies anywhere between 2.5 and 97.5). ")
 
 
 def verdict_table1(rows: list[Row]) -> str:
