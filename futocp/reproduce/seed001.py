@@ -614,16 +614,11 @@ def annealing_config(quick: bool) -> dict[str, Any]:
 _SPECS = (
     (SEARCH, "BT vs FC moves and time by puzzle size, and AC-3 alone",
      "seed 001, Figures 9-10, Section 6 and Appendix A", compare_search, search_figures,
-     search_verdict,
-     "595 s (10 min) for its 150 runs (50 puzzles x bt, fc, ac3-pre; 20 s per run) with 1 "
-     "worker, on the machine above shared with other jobs (load average 10-20)."),
-    (ANNEALING, "Simulated annealing: success rate and moves on easy and extreme 5x5 puzzles",
+     search_verdict, ""),
+    (ANNEALING, "Simulated annealing: success rate and moves on easy and extreme 5x5 puzzles, "
+                "with the non-unique and unprotected-givens variants",
      "seed 001, Section 4, Section 8 and Figures 7-8", compare_annealing, annealing_figures,
-     annealing_verdict,
-     "1706 s (28 min, in two resumed parts of 657 s and 1049 s) for its 200 runs with 2 "
-     "workers: about 15 s a run (5.5 us a move), under a load average of 10-20; the 10 traced "
-     "runs (Figures 7-8) were added later: 18 s with 2 workers on a quieter machine (about "
-     "1 us a move; the trace itself costs nothing measurable)."),
+     annealing_verdict, ""),
 )
 for _name, _title, _source, _compare, _figures, _verdict, _full in _SPECS:
     register(Reproduction(_name, _title, _source, annealing_config if _name == ANNEALING
