@@ -541,10 +541,10 @@ def annealing_verdict(rows: list[Row]) -> str:
             temps.append(f"{r.key['puzzle']} ({r.key['variant']}) {r.ours['T at the mean']} vs "
                          f"{r.paper['T at the mean']}")
     matching = [f"{r.key['puzzle']} {r.key['variant']}" for r in rates if r.verdict == "agrees"]
-    design = ("Design: 5 generated 5x5 puzzles per class and variant (easy: 9 signs, no givens; "
-              "extreme: 3 givens, 9 signs; variants: unique with protected givens, as before; "
-              "'nonunique': the easy counts without forcing a unique solution; 'unprotected': "
-              "the extreme puzzles with their givens free), 20 runs each; the paper's schedule "
+    design = ("Design: 5 generated 5x5 puzzles per class (easy: 9 signs, no givens; extreme: 3 "
+              "givens, 9 signs; unique, givens protected), and 3 per variant ('nonunique': the "
+              "easy counts without forcing a unique solution; 'unprotected': 3 of the extreme "
+              "puzzles with their givens free), 20 runs each; the paper's schedule "
               "(T0 = 100, T <- T (1 - 2e-6) per move, start at the givens and 1 elsewhere, one "
               "random free cell set to a random value per move), a cap of 4e6 moves; our "
               "energy = violated row/column occurrences + violated signs. A success rate agrees "
