@@ -1176,12 +1176,17 @@ def _add_experiment_commands(sub: Any) -> None:
                    help="runs in parallel (default: 1, fair timing)")
     p.add_argument("--markdown", metavar="FILE", help="also write the Markdown section (table, "
                    "plots in figures/ beside it, verdict) to FILE (default: none)")
+    p.add_argument("--papers", metavar="DIR", help="read the paper tables (CSV) from DIR "
+                   "(default: experiments/papers): the same runs against other numbers")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
+                   help="an option of the reproduction (repeatable; docs/reproductions.md), "
+                   "e.g. seed-000's generators=uniform,btfirst,lexfirst,cyclic or "
+                   "seed-004-parallel's ordered=false")
     p.set_defaults(func=cmd_reproduce)
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import reproduce as rp
-    from .reproduce.markdown import markdown_section, table_rows, text_table
 
     if args.list:
         for rep in rp.REPRODUCTIONS.values():
@@ -1195,9 +1200,19 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                             or f" (known: {', '.join(rp.REPRODUCTIONS)})"))
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
+    with rp.using_papers(args.papers):
+        return _reproduce(args)
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    """``futocp reproduce NAME``, inside the paper tables' folder."""
+    from . import reproduce as rp
+    from .reproduce.markdown import markdown_section, table_rows, text_table
+
     rows = rp.run_reproduction(args.name, quick=args.quick, output=args.output,
                                executor=args.executor, workers=args.workers,
-                               progress=None if not args.json else False)
+                               progress=None if not args.json else False, papers=args.papers,
+                               options=parse_opts(args.opt))
     rep = rp.REPRODUCTIONS[args.name]
     if args.json:
         _print_json({"name": args.name, "rows": [r.to_json() for r in rows]})
