@@ -166,7 +166,7 @@ def _count(name: str, board: Board, filtering: str, **options) -> None:
 @pytest.mark.parametrize("filtering", ["lists", "none"])
 @pytest.mark.parametrize("name", backend_params(complete_only=True))
 def test_every_complete_backend_counts_it(name, filtering):
-    if "cage" not in REGISTRY[name].capabilities:
+    if "cage" not in REGISTRY[name].supported():
         pytest.skip(f"{name} does not declare cages")
     _count(name, _board(), filtering)
 
