@@ -65,6 +65,14 @@ CONFIG = "seed-000"
 PAPER_RUNS = 50  # the paper's timing runs per instance (its section 6)
 OPTIONS = ("generators", "node_limit", "repetitions")
 
+#: How the recorded runs were made (docs/reproductions.md).
+FULL_RUN = ("`nice -n 10 futocp reproduce seed-000-table2` (1464 tasks: uniform and btfirst; "
+            "00:59-01:46 UTC, 27 Nov 2026, one task at a time, beside other reproductions), "
+            "then `nice -n 10 futocp reproduce seed-000-table2 --opt "
+            "generators=uniform,btfirst,lexfirst,cyclic` (the 504 tasks of the optional "
+            "generators, 01:47-02:16 UTC); the first run's records predate the tasks' start "
+            "times. `seed-000-table1` reads the same records.")
+
 #: Table 1 rows whose compared value is implausible (spec 1.8.7).
 ANOMALIES_T1 = {
     37: "paper anomaly (spec 1.8.7): CF '11.000 ± 37.377' ms for 44063 explored nodes, while "
@@ -747,13 +755,13 @@ TABLE1 = Reproduction(
           "claims, per hidden-solution generator",
     source="seed 000, Table 1 and Section 6",
     config=_config, compare=compare_table1, figures=figures_table1, verdict=verdict_table1,
-    run=run_seed000)
+    full_run=FULL_RUN, run=run_seed000)
 TABLE2 = Reproduction(
     name="seed-000-table2",
     title="Explored nodes and removed values of ColorFutoshiki and FutoshikiBT (paper mode), "
           "per hidden-solution generator",
     source="seed 000, Table 2",
     config=_config, compare=compare_table2, figures=figures_table2, verdict=verdict_table2,
-    run=run_seed000)
+    full_run=FULL_RUN, run=run_seed000)
 register(TABLE1)
 register(TABLE2)
