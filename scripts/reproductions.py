@@ -68,6 +68,18 @@ How a verdict is reached (the same rule everywhere, `futocp.reproduce.core`):
 * where the paper states only a claim (a trend, "rarely solves", "outperforms in
   all instances"), the row says how the claim was tested.
 
+How the recorded runs were made, and what was cut: every full run ran under
+`nice -n 10` on a shared 2-core virtual machine whose load average stayed at 6-10
+(other jobs), several reproductions at once. CPU times (seed 000) suffer little from
+that; wall times do (seed 004's speed-ups, seed 001's time rows and its 20 s limit).
+Cut to fit: seed 000's optional generators (`lexfirst`, `cyclic`) run on the first 5
+instances of a row (`option_instances`), and a search stops at 2e6 explored nodes (3x
+the paper's largest count); seed 001's annealing variants use 3 puzzles each (the
+classes 5); seed 002's runs past 30 missing values use 5 puzzles per size and the
+4 combinations the text names; seed 004's instances follow the paper's sequential
+curve scaled to 3e6 nodes at 18x18 (the paper's 7e4-fold growth would need about
+1e8 Python nodes per run there), with 3 repetitions.
+
 Anyone can check that the rules can fail: `futocp reproduce NAME --papers DIR`
 compares the same runs with the paper tables of another folder; with the papers'
 compared measures multiplied by 3 (`tests/test_reproduce.py`), agreement vanishes.
@@ -93,7 +105,9 @@ def _span(df: Any) -> str:
         return ""
     minutes = (end.max() - start.min()).total_seconds() / 60
     if "host" not in df:  # a measurement's tasks (futocp.reproduce.measure): draws included
-        return (f"{len(df)} tasks recorded, from {start.min():%Y-%m-%d %H:%M} to "
+        timed = int(start.notna().sum())
+        which = "" if timed == len(df) else f"; the span of the {timed} with a start time"
+        return (f"{len(df)} tasks recorded{which}: from {start.min():%Y-%m-%d %H:%M} to "
                 f"{end.max():%H:%M} UTC ({minutes:.0f} min of wall time, the instances' "
                 f"drawing included)")
     hosts = ", ".join(sorted(str(h) for h in df["host"].dropna().unique()))

@@ -65,6 +65,14 @@ CONFIG = "seed-000"
 PAPER_RUNS = 50  # the paper's timing runs per instance (its section 6)
 OPTIONS = ("generators", "node_limit", "repetitions")
 
+#: How the recorded runs were made (docs/reproductions.md).
+FULL_RUN = ("`nice -n 10 futocp reproduce seed-000-table2` (1464 tasks: uniform and btfirst; "
+            "00:59-01:46 UTC, 27 Nov 2026, one task at a time, beside other reproductions), "
+            "then `nice -n 10 futocp reproduce seed-000-table2 --opt "
+            "generators=uniform,btfirst,lexfirst,cyclic` (the 504 tasks of the optional "
+            "generators, 01:47-02:16 UTC); the first run's records predate the tasks' start "
+            "times. `seed-000-table1` reads the same records.")
+
 #: Table 1 rows whose compared value is implausible (spec 1.8.7).
 ANOMALIES_T1 = {
     37: "paper anomaly (spec 1.8.7): CF '11.000 ± 37.377' ms for 44063 explored nodes, while "
@@ -714,6 +722,27 @@ def verdict_table2(rows: list[Row]) -> str:
             f"{_log_gap(mine, 'fc_rn'):.3f}, BT-EN {_log_gap(mine, 'bt_en'):.2f}; our median "
             f"BT-EN is exactly n^2(n+1)/2 (no backtracking) on rows "
             f"{', '.join(map(str, exact)) or 'none'}.")
+    fits = []
+    for gen, mine in _by_generator(rows).items():
+        gap = (_log_gap(mine, "fc_en") + _log_gap(mine, "bt_en")) / 2
+        drawn = [r for r in mine if r.ours and r.ours["instances"]]
+        sizes = sorted({r.key["n"] for r in drawn})
+        beyond = sum(1 for r in drawn if r.ours["bt_en"]["median"] is not None
+                     and math.isinf(r.ours["bt_en"]["median"]))
+        if math.isfinite(gap):
+            fits.append((gap, gen, len(drawn) - beyond, sizes, beyond))
+    if fits:
+        fits.sort()
+        parts.append(
+            "Which hidden solution fits the paper (the mean of the median |log10(ours/paper)| "
+            "of FC-EN and BT-EN over the rows a generator could draw and finish): " + "; ".join(
+                f"{gen} {gap:.2f} ({count} rows, n = {sizes[0]}-{sizes[-1]}"
+                + (f"; on {beyond} more its median BT-EN is beyond the node limit, above the "
+                   f"paper's value" if beyond else "") + ")"
+                for gap, gen, count, sizes, beyond in fits)
+            + f". {fits[0][1]} fits best on the rows it can draw; a generator that cannot "
+            f"draw a row (no first completion within the completion limit) leaves it not "
+            f"comparable.")
     sanity = [r for r in rows if r.kind == "sanity check"]
     parts.append("Sanity checks (hold by construction, not agreement): " + "; ".join(
         f"{r.key.get('generator', r.key['sanity check'])}: {r.ours['check']}" for r in sanity)
@@ -727,13 +756,13 @@ TABLE1 = Reproduction(
           "claims, per hidden-solution generator",
     source="seed 000, Table 1 and Section 6",
     config=_config, compare=compare_table1, figures=figures_table1, verdict=verdict_table1,
-    run=run_seed000)
+    full_run=FULL_RUN, run=run_seed000)
 TABLE2 = Reproduction(
     name="seed-000-table2",
     title="Explored nodes and removed values of ColorFutoshiki and FutoshikiBT (paper mode), "
           "per hidden-solution generator",
     source="seed 000, Table 2",
     config=_config, compare=compare_table2, figures=figures_table2, verdict=verdict_table2,
-    run=run_seed000)
+    full_run=FULL_RUN, run=run_seed000)
 register(TABLE1)
 register(TABLE2)

@@ -616,11 +616,12 @@ def annealing_config(quick: bool) -> dict[str, Any]:
 _SPECS = (
     (SEARCH, "BT vs FC moves and time by puzzle size, and AC-3 alone",
      "seed 001, Figures 9-10, Section 6 and Appendix A", compare_search, search_figures,
-     search_verdict, ""),
+     search_verdict, "`nice -n 10 futocp reproduce seed-001-search` (one run at a time, beside "
+                     "seed 000's run and other jobs)."),
     (ANNEALING, "Simulated annealing: success rate and moves on easy and extreme 5x5 puzzles, "
                 "with the non-unique and unprotected-givens variants",
      "seed 001, Section 4, Section 8 and Figures 7-8", compare_annealing, annealing_figures,
-     annealing_verdict, ""),
+     annealing_verdict, "`nice -n 10 futocp reproduce seed-001-annealing --workers 2`."),
 )
 for _name, _title, _source, _compare, _figures, _verdict, _full in _SPECS:
     register(Reproduction(_name, _title, _source, annealing_config if _name == ANNEALING

@@ -818,5 +818,7 @@ REPRODUCTION = Reproduction(
     NAME, "Genetic algorithm: generations to a solution over the 24-combination grid "
           "(Sudoku, Hypersudoku, Nonomino)",
     "seed 002, Tables 1-7 and Section 5.3", partial(load_config, NAME), compare, figures,
-    verdict, run=run_seed002, load=load_seed002)
+    verdict, "`nice -n 10 futocp reproduce seed-002-ga --workers 2`: the main config, then "
+             "the text's experiments (OUTPUT/text) and the paper's design (OUTPUT/design).",
+    run=run_seed002, load=load_seed002)
 register(REPRODUCTION)

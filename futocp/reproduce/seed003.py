@@ -519,7 +519,7 @@ def _example_rows(recs: list[dict[str, Any]]) -> list[Row]:
     rows = []
     levels = ("trivial", "easy", "tricky", "extreme", "recursive")
     for family, mine in by.items():
-        fair = [r for r in mine if r["rated"] == "solved" and r["guesses"] == 0]
+        fair = [r for r in mine if r["rated"] == "solved" and r["guesses"] == 0]  # (shown)
         grades = Counter(r["grade"] for r in mine)
         difficult = family == "custom-sudoku"
         rows.append(Row(
@@ -531,12 +531,13 @@ def _example_rows(recs: list[dict[str, Any]]) -> list[Row]:
                                  if grades[g]),
              "score": rounded_quartiles([r["score"] for r in mine], 1),
              "clues": rounded_quartiles([r["clues"] for r in mine], 1)},
-            "agrees" if fair else "differs",
+            "not comparable",
             "critical puzzles drawn as the paper finds them (Algorithm 2 from a random Latin "
-            "board, futocp.generate --critical), rated on the general scale; agrees = fair "
-            "puzzles of the family exist (the paper's examples are fair; it selects them, "
-            "§5.4.1); its grade words are uncalibrated (the position-by-position reading of "
-            "our grades is shown, not judged)"))
+            "board, futocp.generate --critical), rated on the general scale; not comparable: "
+            "the paper's examples are lost and selected (§5.4.1: it keeps the fair ones), and "
+            "its grade words are uncalibrated (the position-by-position reading of our grades "
+            "is shown, not judged); what the draws show is how often Algorithm 2 gives a fair "
+            "puzzle of the family, and that fair ones exist where the count is above 0"))
     return rows
 
 
