@@ -26,7 +26,7 @@ from futocp.relations import MAX_TUPLES, RELATIONS, Relation, TableTooLarge, vis
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import backend_params
+from .strategies import backend_params
 from .oracle import brute_force_count
 from .relation_boards import keen_board, towers_board
 

@@ -21,6 +21,7 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .oracle import brute_force_count
+from .strategies import apart_kind
 
 needs_minizinc = pytest.mark.skipif(
     shutil.which("minizinc") is None,
@@ -417,8 +418,7 @@ def test_killer_sudoku_4x4_from_hidden_solution() -> None:
 
 @needs_minizinc
 def test_registered_kind_goes_through_the_table() -> None:
-    register(RelationKind("apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
-                          description="the labels differ by at least k (a test kind)"))
+    register(apart_kind())
     try:
         assert "apart" in MinizincBackend.supported()
         rng = random.Random(7)

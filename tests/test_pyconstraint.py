@@ -18,6 +18,7 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .oracle import brute_force_count
+from .strategies import apart_kind
 
 pytest.importorskip("constraint", reason="python-constraint2 is not installed")
 
@@ -436,8 +437,7 @@ def test_support_constraint_forward_checks() -> None:
 
 
 def test_registered_kind_goes_through_the_generic_path() -> None:
-    spec = RelationKind("apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
-                        description="the labels differ by at least k (a test kind)")
+    spec = apart_kind()
     register(spec)
     try:
         assert "apart" in PyconstraintBackend.supported()
