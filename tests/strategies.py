@@ -11,6 +11,8 @@ only pytest hooks and fixtures.
 - Hypothesis strategies: :func:`futoshiki_boards`, :func:`multiset_boards`,
   :func:`relation_boards`, and :func:`agree`, the check every complete backend
   must pass on them;
+- hidden solutions and cages for random relation boards: :func:`hidden_latin`,
+  :func:`hidden_sudoku4`, :func:`random_cages`;
 - the cpsat/sat relation cases: :data:`RELATION_CASES`, :func:`relation_case_board`,
   :func:`relation_case_params`, :func:`odd_labels_board`, :func:`apart_board`;
 - a relation kind no backend knows by name: :func:`apart_kind`;
@@ -53,8 +55,9 @@ __all__ = [
     "DierBackend", "InterruptedBackend", "LiarBackend", "LyingBackend", "RaiserBackend",
     "SleeperBackend", "SlowBackend", "SpyBackend", "TwinBackend", "WrongBackend", "agree",
     "all_solutions", "apart_board", "apart_kind", "available_backends", "backend_params",
-    "brute_force_count", "futoshiki_boards", "keen_board", "killer_board", "multiset_board",
-    "multiset_boards", "odd_labels_board", "relation_board", "relation_boards", "towers_board",
+    "brute_force_count", "futoshiki_boards", "hidden_latin", "hidden_sudoku4", "keen_board",
+    "killer_board", "multiset_board", "multiset_boards", "odd_labels_board", "random_cages",
+    "relation_board", "relation_boards", "towers_board",
     "relation_case_board", "relation_case_params", "select", "string_square", "within",
 ]
 
@@ -305,6 +308,55 @@ def odd_labels_board() -> Board:
                             Rel("less", (8, 4))))
 
 
+# ------------------------------------------------------------ hidden solutions (pyconstraint, mzn)
+def hidden_latin(n: int, rng: random.Random) -> list[list[int]]:
+    """A random n x n Latin square (a cyclic one with rows, columns and labels shuffled)."""
+    rows, cols, labels = list(range(n)), list(range(n)), list(range(1, n + 1))
+    rng.shuffle(rows)
+    rng.shuffle(cols)
+    rng.shuffle(labels)
+    return [[labels[(rows[r] + cols[c]) % n] for c in range(n)] for r in range(n)]
+
+
+def hidden_sudoku4(rng: random.Random) -> list[list[int]]:
+    """A random 4 x 4 Sudoku solution (2 x 2 boxes)."""
+    base = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+    perm = [0] + rng.sample([1, 2, 3, 4], 4)
+    bands = rng.sample([0, 1], 2)
+    rows = [2 * b + r for b in bands for r in rng.sample([0, 1], 2)]
+    stacks = rng.sample([0, 1], 2)
+    cols = [2 * s + c for s in stacks for c in rng.sample([0, 1], 2)]
+    return [[perm[base[r][c]] for c in cols] for r in rows]
+
+
+def random_cages(grid: list[list[int]], rng: random.Random, max_size: int = 3) -> list[Rel]:
+    """Disjoint cages of 2..max_size orthogonally connected cells with distinct hidden
+    labels, summing to the hidden labels."""
+    n = len(grid)
+    free = set(range(n * n))
+    out = []
+    for start in rng.sample(range(n * n), n * n):
+        if start not in free:
+            continue
+        cage = [start]
+        free.discard(start)
+        want = rng.randint(2, max_size)
+        while len(cage) < want:
+            seen = {grid[c // n][c % n] for c in cage}
+            nbrs = [d for c in cage for d in (c - n, c + n, c - 1 if c % n else -1,
+                                              c + 1 if c % n < n - 1 else -1)
+                    if d in free and grid[d // n][d % n] not in seen]
+            if not nbrs:
+                break
+            nxt = rng.choice(nbrs)
+            cage.append(nxt)
+            free.discard(nxt)
+        if len(cage) >= 2:
+            total = sum(grid[c // n][c % n] for c in cage)
+            out.append(Rel("cage", tuple(sorted(cage)), (("sum", total),)))
+    return out
+
+
 # ------------------------------------------------------------ a kind of the tests' own
 def apart_kind(name: str = "apart", gap: int | None = None, description: str | None = None
                ) -> RelationKind:
@@ -332,8 +384,8 @@ def apart_board(name: str = "apart-test") -> Board:
 class _Lies:
     """Mixin: answers with each solution reversed (a verification must catch it)."""
 
-    def _solve(self, model: Model, limit: Any, time_limit: Any, seed: Any, options: Any
-               ) -> Result:
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         result = super()._solve(model, limit, time_limit, seed, options)  # type: ignore[misc]
         result.solutions = [tuple(reversed(s)) for s in result.solutions]
         return result
@@ -362,7 +414,8 @@ class CountingWrongBackend(CpsatBackend):
 
     name = "pessimist"
 
-    def _solve(self, model, limit, time_limit, seed, options):
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         return Result(Status.UNSAT, [], {"solve_s": 0.0}, exhausted=True)
 
 
@@ -371,7 +424,8 @@ class SlowBackend(ListcolorBackend):
 
     name = "slow"
 
-    def _solve(self, model, limit, time_limit, seed, options):
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         return Result(Status.UNKNOWN, [], {"solve_s": time_limit or 0.0})
 
 
@@ -381,7 +435,8 @@ class CrashBackend(ListcolorBackend):
     name = "crash"
     message = "the solver process died (signal 11)"
 
-    def _solve(self, model, limit, time_limit, seed, options):
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         raise SolverError(self.message)
 
 
@@ -390,7 +445,8 @@ class InterruptedBackend(ListcolorBackend):
 
     name = "interrupted"
 
-    def _solve(self, model, limit, time_limit, seed, options):
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         raise KeyboardInterrupt
 
 
@@ -398,9 +454,10 @@ class SpyBackend(ListcolorBackend):
     """listcolor, remembering the time limit it was given."""
 
     name = "spy"
-    seen: list = []
+    seen: list[float | None] = []
 
-    def _solve(self, model, limit, time_limit, seed, options):
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         SpyBackend.seen.append(time_limit)
         return super()._solve(model, limit, time_limit, seed, options)
 
@@ -410,7 +467,8 @@ class SleeperBackend(ListcolorBackend):
 
     name = "sleeper"
 
-    def _solve(self, model, limit, time_limit, seed, options):
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         time.sleep(60)
         return Result(Status.UNKNOWN, [], {})
 
@@ -420,7 +478,8 @@ class DierBackend(ListcolorBackend):
 
     name = "dier"
 
-    def _solve(self, model, limit, time_limit, seed, options):
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         os._exit(11)
 
 
@@ -436,7 +495,8 @@ class WrongBackend(ListcolorBackend):
 
     name = "wrong"
 
-    def _solve(self, model, limit, time_limit, seed, options):
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
         return Result(Status.SAT, [[model.values[0]] * model.n_cells], {}, exhausted=True)
 
 
