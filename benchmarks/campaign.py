@@ -69,19 +69,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-for _p in (_ROOT, _HERE):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+from futocp.backends import REGISTRY
+from futocp.board import Board
+from futocp.errors import BackendUnavailable, BoardError, UnsupportedError, UsageError
+from futocp.families import Family, get_family, kind_of_key, list_families, neighbour_pairs
+from futocp.relations import RELATIONS, Relation, RelationKind
 
-from campaign_oracle import count_solutions, find_solution  # noqa: E402
+try:
+    from .campaign_oracle import count_solutions, find_solution
+except ImportError:  # run as a script (python benchmarks/campaign.py): its folder is on sys.path
+    from campaign_oracle import count_solutions, find_solution  # type: ignore[no-redef]
 
-from futocp.backends import REGISTRY  # noqa: E402
-from futocp.board import Board  # noqa: E402
-from futocp.errors import BackendUnavailable, BoardError, UnsupportedError, UsageError  # noqa: E402
-from futocp.families import Family, get_family, kind_of_key, list_families, neighbour_pairs  # noqa: E402
-from futocp.relations import RELATIONS, Relation, RelationKind  # noqa: E402
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 __all__ = ["Case", "Spec", "make_case", "backend_variants", "plan_specs", "run_board",
            "evaluate", "Campaign", "run_campaign", "limits_campaign", "main", "GENERAL"]
@@ -1247,7 +1246,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # run as the module "campaign", so that isolated processes can unpickle its workers
-    import campaign
+    # run as an importable module ("campaign" as a script, "benchmarks.campaign" with -m),
+    # so that isolated processes can unpickle its workers
+    import importlib
 
-    sys.exit(campaign.main())
+    sys.exit(importlib.import_module(__spec__.name if __spec__ else "campaign").main())

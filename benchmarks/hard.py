@@ -50,14 +50,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from futocp.board import Board
+from futocp.experiments.isolate import run_isolated
+from futocp.formats import read, read_many
+from futocp.verify import verify
 
-from futocp.board import Board  # noqa: E402
-from futocp.experiments.isolate import run_isolated  # noqa: E402
-from futocp.formats import read, read_many  # noqa: E402
-from futocp.verify import verify  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 __all__ = ["PEERS", "FIXED_RULES", "instances", "run_system", "measure", "summary", "frontier",
            "write_choices", "top1465", "main"]

@@ -39,14 +39,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from futocp import formats  # noqa: E402
-from futocp.backends import get_backend  # noqa: E402
-from futocp.board import Board  # noqa: E402
-from futocp.model import build_model  # noqa: E402
-from futocp.verify import verify  # noqa: E402
+from futocp import formats
+from futocp.backends import get_backend
+from futocp.board import Board
+from futocp.model import build_model
+from futocp.verify import verify
 
 DATA = Path(__file__).with_name("tatham-9x9.tsv")
 SYSTEMS = ("cpsat", "cpsat:nary=generic", "cpsat:nary=specialised", "cpsat-hand", "sat:nary=generic",

@@ -21,14 +21,19 @@ import pytest
 
 from futocp import formats
 from futocp.backends import REGISTRY
-from futocp.backends.listcolor import ListcolorBackend
 from futocp.cli import EXIT_CODES, build_parser, main
 from futocp.crosscheck import crosscheck
-from futocp.errors import SolverError
 from futocp.export import read_var_map
 from futocp.families import futoshiki, latin_square
-from futocp.result import Result, Status
 from futocp.verify import verify
+
+from .strategies import (
+    CrashBackend,
+    InterruptedBackend,
+    LiarBackend,
+    SlowBackend,
+    TwinBackend,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 TOP95 = str(ROOT / "instances" / "sudoku" / "top95.txt")
@@ -72,46 +77,6 @@ def _validate(doc) -> None:
 
 
 # ------------------------------------------------------------- fake backends
-class TwinBackend(ListcolorBackend):
-    """A second dependency-free backend to cross-check with."""
-
-    name = "twin"
-
-
-class LiarBackend(ListcolorBackend):
-    """Answers with a corrupted solution (the verification must catch it)."""
-
-    name = "liar"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        result = super()._solve(model, limit, time_limit, seed, options)
-        result.solutions = [tuple(reversed(s)) for s in result.solutions]
-        return result
-
-
-class SlowBackend(ListcolorBackend):
-    """Runs into its time limit without an answer."""
-
-    name = "slow"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        return Result(Status.UNKNOWN, [], {"solve_s": time_limit or 0.0})
-
-
-class CrashBackend(ListcolorBackend):
-    name = "crash"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        raise SolverError("the solver process died (signal 11)")
-
-
-class InterruptedBackend(ListcolorBackend):
-    name = "interrupted"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        raise KeyboardInterrupt
-
-
 FAKES = (TwinBackend, LiarBackend, SlowBackend, CrashBackend, InterruptedBackend)
 
 

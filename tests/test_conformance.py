@@ -20,8 +20,8 @@ from futocp.relations import Relation
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import backend_params, brute_force_count, multiset_board, string_square
 from .relation_boards import keen_board, towers_board
+from .strategies import backend_params, brute_force_count, multiset_board, string_square
 
 BACKENDS = backend_params()
 

@@ -11,8 +11,6 @@ import pytest
 
 from futocp import crosscheck
 from futocp.backends import REGISTRY
-from futocp.backends.cpsat import CpsatBackend
-from futocp.backends.listcolor import ListcolorBackend
 from futocp.cli import main
 from futocp.crosscheck import (
     DEFAULT_BACKENDS,
@@ -26,31 +24,16 @@ from futocp.families import futoshiki, latin_square
 from futocp.formats import write
 from futocp.generate import futoshiki_puzzle
 from futocp.records import STOPS, RunRecord
-from futocp.result import Result, Status
 
-from .conftest import available_backends, brute_force_count
+from .strategies import (
+    CountingWrongBackend,
+    LyingBackend,
+    SpyBackend,
+    available_backends,
+    brute_force_count,
+)
 
 crosscheck_module = importlib.import_module("futocp.crosscheck")  # the module, not the function
-
-
-class LyingBackend(CpsatBackend):
-    """Answers with a corrupted solution: the cross-check must catch it."""
-
-    name = "liar"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        result = super()._solve(model, limit, time_limit, seed, options)
-        result.solutions = [tuple(reversed(s)) for s in result.solutions]
-        return result
-
-
-class CountingWrongBackend(CpsatBackend):
-    """Claims unsat on everything (a complete backend that is wrong)."""
-
-    name = "pessimist"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        return Result(Status.UNSAT, [], {"solve_s": 0.0}, exhausted=True)
 
 
 @pytest.fixture
@@ -103,17 +86,6 @@ def test_cli_exit_codes(tmp_path, capsys, rogue):
 
 # ----------------------------------------- issue 21: defaults that answer in seconds
 TATHAM_4 = "4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,"
-
-
-class SpyBackend(ListcolorBackend):
-    """listcolor, remembering the time limit it was given."""
-
-    name = "spy"
-    seen: list = []
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        SpyBackend.seen.append(time_limit)
-        return super()._solve(model, limit, time_limit, seed, options)
 
 
 def test_default_set_is_the_compared_solvers_and_pyconstraint_on_small_models():

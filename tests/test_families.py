@@ -38,8 +38,8 @@ from futocp.puzzles import is_critical
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import available_backends, backend_params
 from .oracle import brute_force_count
+from .strategies import available_backends, backend_params
 
 ROOT = Path(__file__).resolve().parent.parent
 SUDOKU_DATA = ROOT / "instances" / "sudoku"

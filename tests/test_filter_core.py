@@ -18,7 +18,7 @@ from futocp.model import build_model
 from futocp.propagate import filter_lists, filter_lists_python
 
 from .relation_boards import KINDS, relation_board
-from .test_properties import futoshiki_boards, multiset_boards
+from .strategies import futoshiki_boards, multiset_boards
 
 core = pytest.importorskip("futocp._filter_core",
                            reason="the compiled filtering is not built (pip install -e .)")

@@ -747,9 +747,11 @@ def test_relation_instances_are_unique_and_round_trip(rel: str) -> None:
 
 def test_a_newly_registered_kind_is_read_and_written() -> None:
     """Formats know relation kinds from the registry only: one record adds a key."""
-    from futocp.relations import RelationKind, register, unregister
-    register(RelationKind("apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
-                          description="the labels differ by at least k"))
+    from futocp.relations import register, unregister
+
+    from .strategies import apart_kind
+
+    register(apart_kind())
     try:
         board = family("latin-square", n=4, relations=[("apart", ((0, 0), (3, 3)), {"k": 2})])
         doc = json.loads(formats.dumps(board, "json"))

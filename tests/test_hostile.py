@@ -14,7 +14,6 @@ and it names the file.
 from __future__ import annotations
 
 import io
-import os
 import sys
 import tracemalloc
 from collections.abc import Iterator
@@ -24,17 +23,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks import fuzz
 from futocp import formats
 from futocp.cli import main
 from futocp.errors import FutocpError, InputError
 from futocp.families import futoshiki, jigsaw, latin_square, sudoku
 from futocp.formats.limits import MAX_FILE_BYTES, decode_text, excerpt
-
-BENCHMARKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-if BENCHMARKS not in sys.path:
-    sys.path.insert(0, BENCHMARKS)
-
-import fuzz  # noqa: E402
 
 MEMORY_CEILING = 200 * 2**20  # Python allocations one hostile case may make
 BIG = "9" * 5000

@@ -49,8 +49,8 @@ from futocp.relations import Relation
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import multiset_board, string_square
 from .oracle import brute_force_count
+from .strategies import multiset_board, string_square, within
 
 NAMES = ("anneal", "genetic")
 # small budgets for the sweeps (the defaults are the papers' and take seconds)
@@ -508,5 +508,5 @@ def test_time_limit_is_honoured(name, options):
     result = get_backend(name).solve(model, time_limit=1.0, seed=1, **options)
     elapsed = time.perf_counter() - start
     assert result.status is Status.UNKNOWN and not result.solutions
-    assert elapsed < 2.0
+    assert elapsed < 1.0 + within(1.0)  # time limit + slack
     assert result.stats["solve_s"] >= 0.9  # it used the time

@@ -26,9 +26,9 @@ from futocp.relations import MAX_TUPLES, RELATIONS, Relation, TableTooLarge, vis
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import backend_params
 from .oracle import brute_force_count
 from .relation_boards import keen_board, towers_board
+from .strategies import backend_params
 
 DATA = Path(__file__).parent / "data" / "tatham-ids.tsv"
 IDS = [tuple(line.rstrip("\n").split("\t")) for line in DATA.read_text().splitlines()

@@ -32,7 +32,7 @@ from futocp.relations import Relation
 from futocp.verify import verify
 
 from .relation_boards import KINDS, keen_board, killer_board, relation_board, towers_board
-from .test_properties import futoshiki_boards, multiset_boards
+from .strategies import futoshiki_boards, multiset_boards
 
 BUILT = listcolor.core_available()
 needs_core = pytest.mark.skipif(

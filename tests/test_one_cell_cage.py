@@ -22,8 +22,8 @@ from futocp.relations import Relation
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import backend_params
 from .oracle import brute_force_count
+from .strategies import backend_params
 
 DOC = {"kind": "killer-sudoku", "box": [2, 2],
        "givens": [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],

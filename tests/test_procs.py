@@ -13,6 +13,8 @@ import pytest
 
 from futocp import procs
 
+from .strategies import within
+
 pytestmark = pytest.mark.skipif(not procs.fork_available(), reason="needs fork")
 
 
@@ -45,7 +47,7 @@ def test_wait_any_answers_the_first_of_several_and_stop_all_reaps_the_rest() -> 
     try:
         t0 = time.perf_counter()
         ready = procs.wait_any(children, timeout=20)
-        assert ready == [children[1]] and time.perf_counter() - t0 < 15
+        assert ready == [children[1]] and time.perf_counter() - t0 < within(15)
         assert children[1].receive() == 0
     finally:
         procs.stop_all(children)
@@ -79,7 +81,7 @@ def test_a_command_past_its_timeout_is_killed() -> None:
     command = procs.Command("futocp.experiments.isolate")
     t0 = time.perf_counter()
     assert command.communicate(pickle.dumps((time.sleep, 60)), timeout=0.5) is None
-    assert time.perf_counter() - t0 < 10
+    assert time.perf_counter() - t0 < within(10)
     command.stop()
     assert command.returncode is not None and not procs._alive(command.pid)
 

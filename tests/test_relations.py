@@ -18,9 +18,9 @@ from futocp.relations import RELATIONS, Relation, RelationKind, register, unregi
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import backend_params
 from .oracle import brute_force_count
 from .relation_boards import KINDS, killer_board, relation_board
+from .strategies import apart_kind, backend_params
 
 BACKENDS = backend_params()
 
@@ -134,9 +134,7 @@ def test_symmetric_pairs_are_one_relation():
 @pytest.fixture
 def apart():
     """The worked example of docs/extending.md: labels differ by at least k."""
-    kind = register(RelationKind(
-        "apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
-        description="the labels differ by at least k"))
+    kind = register(apart_kind())
     yield kind
     unregister("apart")
 
