@@ -317,10 +317,10 @@ class AutoBackend(Backend):
     options = (
         Option("workers", int, DEFAULT_WORKERS, None,
                "members run side by side in processes (default: this machine's cores); "
-               "1 = the table's first choice, in this process"),
+               "1 = the table's first choice, in this process", min=1),
         Option("stagger", float, 1.0, None,
                "seconds between the starts of the portfolio's members: an instance the "
-               "first member solves at once gets the cores to itself (0: all at once)"),
+               "first member solves at once gets the cores to itself (0: all at once)", min=0),
         Option("members", str, "", None,
                "the members instead of the table's choice, best first: "
                "backend[:key=value]...,backend..."),
@@ -345,10 +345,6 @@ class AutoBackend(Backend):
 
     def _members(self, model: Model, limit: int | None, opts: dict[str, Any]
                  ) -> tuple[list[Member], str]:
-        if opts["workers"] < 1:
-            raise UsageError(f"option workers={opts['workers']}: expected at least 1")
-        if not opts["stagger"] >= 0:
-            raise UsageError(f"option stagger={opts['stagger']}: expected 0 or more seconds")
         if opts["members"]:
             from . import REGISTRY
 

@@ -70,7 +70,7 @@ SolveOne = Callable[[Any, "int | None", Callable[[], bool]], tuple[list[Any], bo
 
 WORKERS_OPTION = Option("workers", int, 1, None,
                         "processes for the parallel search (seed 004): the tree is split at "
-                        "its first levels into subproblems; 1 = sequential")
+                        "its first levels into subproblems; 1 = sequential", min=1)
 
 
 def bit_indices(mask: int) -> tuple[int, ...]:

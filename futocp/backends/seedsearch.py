@@ -1056,8 +1056,6 @@ class SeedSearchBackend(Backend):
         t0 = time.perf_counter()
         deadline = Deadline(time_limit)
         workers = options["workers"]
-        if workers < 1:
-            raise UsageError(f"option workers={workers}: expected at least 1")
         prog = self.compile(model, **options)
         t1 = time.perf_counter()
         extra: dict[str, Any] = {}
