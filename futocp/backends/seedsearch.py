@@ -131,7 +131,6 @@ from ..relations import Relation
 from ..result import Result
 from .base import Backend, Deadline
 from .parallel import (
-    _GRACE_S,  # noqa: F401 -- the pool's grace, where it used to live
     WORKERS_OPTION,
     ParallelRun,
     Share,

@@ -39,11 +39,6 @@ FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, PLS,
                                                        SUDOKU)}
 
 
-def _register(*formats: Format) -> None:
-    for fmt in formats:
-        FORMATS[fmt.name] = fmt
-
-
 def _get(name: str) -> Format:
     try:
         return FORMATS[name]
