@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from futocp.backends.cpsat import AUTO_CAGE, CAGE_ENCODINGS, CpsatBackend, label_offset
-from futocp.board import Board
+from futocp.board import Board, grid_neighbour_pairs
 from futocp.families import grid_lines, latin_square, sudoku
 from futocp.generate import random_latin_square, random_solution
 from futocp.model import build_model
@@ -31,18 +31,6 @@ FORMULATIONS = ("integer", "boolean")
 
 
 # ------------------------------------------------------------ random boards with relations
-def _pairs(n: int) -> list[tuple[int, int]]:
-    """The orthogonal neighbour pairs of an n x n grid."""
-    out = []
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n:
-                out.append((r * n + c, r * n + c + 1))
-            if r + 1 < n:
-                out.append((r * n + c, (r + 1) * n + c))
-    return out
-
-
 def _cages(n: int, solution: list, rng: random.Random, cover: float, max_size: int = 4
            ) -> list[Rel]:
     """Random connected cages (distinct labels in ``solution``) over about ``cover`` of the grid."""
@@ -57,7 +45,7 @@ def _cages(n: int, solution: list, rng: random.Random, cover: float, max_size: i
         owner.add(start)
         target = rng.randint(2, max_size)
         while len(cage) < target:
-            nbrs = [b for a, b in _pairs(n) if a in cage] + [a for a, b in _pairs(n) if b in cage]
+            nbrs = [b for a, b in grid_neighbour_pairs(n, n) if a in cage] + [a for a, b in grid_neighbour_pairs(n, n) if b in cage]
             nbrs = [d for d in nbrs if d not in owner
                     and solution[d] not in {solution[x] for x in cage}]
             if not nbrs:
@@ -73,7 +61,7 @@ def _cages(n: int, solution: list, rng: random.Random, cover: float, max_size: i
 def _binary(kind: str, n: int, solution: list, rng: random.Random, k: int) -> list[Rel]:
     """``k`` relations of ``kind`` on random neighbour pairs, most of them true in ``solution``."""
     out = []
-    for a, b in rng.sample(_pairs(n), k):
+    for a, b in rng.sample(grid_neighbour_pairs(n, n), k):
         if kind == "less" and solution[a] > solution[b]:
             a, b = b, a
         rel = Rel(kind, (a, b))
@@ -259,7 +247,7 @@ def apart_kind():
 
 def apart_board() -> Board:
     n = 4
-    rels = [Rel("apart-test", (a, b)) for a, b in _pairs(n)[::3]]
+    rels = [Rel("apart-test", (a, b)) for a, b in grid_neighbour_pairs(n, n)[::3]]
     return replace(latin_square(n), relations=tuple(rels), clues=((0, 1),))
 
 
