@@ -40,6 +40,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -162,7 +163,12 @@ def _matches(when: Mapping[str, Any], feats: Mapping[str, Any]) -> bool:
     return True
 
 
-_cache: dict[tuple[str, float], dict[str, Any]] = {}
+@functools.lru_cache(maxsize=8)
+def _read_choices(path: str, mtime: float) -> dict[str, Any]:
+    """The parsed file at ``path`` (``mtime`` is part of the key: a changed file is read again)."""
+    with open(path, encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
 
 
 def load_choices(path: Path | str | None = None) -> dict[str, Any]:
@@ -170,13 +176,10 @@ def load_choices(path: Path | str | None = None) -> dict[str, Any]:
     read from ``path`` (default :data:`CHOICES_FILE`), cached while the file is unchanged."""
     where = Path(path if path is not None else CHOICES_FILE)
     try:
-        key = (str(where), where.stat().st_mtime)
+        mtime = where.stat().st_mtime
     except OSError as exc:
         raise UsageError(f"auto: cannot read its choices {where.name}: {exc}") from None
-    if key not in _cache:
-        with open(where, encoding="utf-8") as fh:
-            _cache[key] = json.load(fh)
-    return _cache[key]
+    return _read_choices(str(where), mtime)
 
 
 def _eligible(member: Member, model: Model) -> bool:
