@@ -32,7 +32,8 @@ from typing import Any
 from .errors import BoardError
 from .relations import Relation, get_kind
 
-__all__ = ["Board", "Label", "Relation", "label_sort_key", "declare_metadata", "metadata_keys"]
+__all__ = ["Board", "Label", "Relation", "label_sort_key", "declare_metadata", "metadata_keys",
+           "grid_neighbour_pairs"]
 
 Label = int | str
 
@@ -69,6 +70,26 @@ def metadata_keys(kind: str) -> frozenset[str]:
 def label_sort_key(label: Label) -> tuple[int, Any]:
     """Order integers before strings, each in its natural order."""
     return (0, label) if isinstance(label, int) else (1, label)
+
+
+def grid_neighbour_pairs(rows: int, cols: int) -> list[tuple[int, int]]:
+    """Every pair ``(a, b)``, ``a < b``, of orthogonal neighbours of a ``rows`` x
+    ``cols`` grid (cell = row * cols + col), cell by cell, each cell's right
+    neighbour before the one below (seeded generators draw from this order).
+
+    Example:
+        >>> grid_neighbour_pairs(2, 2)
+        [(0, 1), (0, 2), (1, 3), (2, 3)]
+    """
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            if c + 1 < cols:
+                out.append((cell, cell + 1))
+            if r + 1 < rows:
+                out.append((cell, cell + cols))
+    return out
 
 
 def _is_label(x: object) -> bool:

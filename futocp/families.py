@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .board import Board, Label, declare_metadata, label_sort_key
+from .board import Board, Label, declare_metadata, grid_neighbour_pairs, label_sort_key
 from .errors import BoardError, InputError, UsageError, did_you_mean
 from .relations import RELATIONS, Relation, get_kind
 
@@ -397,19 +397,9 @@ def _is_line(cells: Sequence[int], rows: int, cols: int) -> bool:
 
 
 def neighbour_pairs(board: Board) -> list[tuple[int, int]]:
-    """Every pair ``(a, b)``, ``a < b``, of orthogonal neighbours of a grid board."""
-    if board.shape is None:
-        return []
-    rows, cols = board.shape
-    out = []
-    for r in range(rows):
-        for c in range(cols):
-            cell = r * cols + c
-            if c + 1 < cols:
-                out.append((cell, cell + 1))
-            if r + 1 < rows:
-                out.append((cell, cell + cols))
-    return out
+    """Every pair ``(a, b)``, ``a < b``, of orthogonal neighbours of a grid board
+    (:func:`~futocp.board.grid_neighbour_pairs`; none on a board without a grid)."""
+    return [] if board.shape is None else grid_neighbour_pairs(*board.shape)
 
 
 def check_relations(board: Board, relations: Sequence[Relation]) -> None:

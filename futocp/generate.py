@@ -67,7 +67,7 @@ from typing import Any
 from . import families
 from .api import solve
 from .backends import REGISTRY
-from .board import Board, Label
+from .board import Board, Label, grid_neighbour_pairs
 from .errors import BoardError, UsageError
 from .families import grid_lines
 from .model import build_model
@@ -281,17 +281,6 @@ def remove_clues(board: Board, seed: int | None = None, givens: int | None = Non
 
 
 # ---------------------------------------------------------------- Futoshiki
-def _neighbour_pairs(n: int) -> list[tuple[int, int]]:
-    out = []
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n:
-                out.append((r * n + c, r * n + c + 1))
-            if r + 1 < n:
-                out.append((r * n + c, (r + 1) * n + c))
-    return out
-
-
 def _oriented(pair: tuple[int, int], values: Sequence[Any]) -> tuple[int, int]:
     a, b = pair
     return (a, b) if values[a] < values[b] else (b, a)
@@ -335,7 +324,7 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
         (6, 4)
     """
     rng = rng or _rng(seed)
-    pairs = _neighbour_pairs(n)
+    pairs = grid_neighbour_pairs(n, n)
     if not 0 <= inequalities <= len(pairs):
         raise BoardError(f"a {n}x{n} Futoshiki has {len(pairs)} neighbour pairs; "
                          f"cannot place {inequalities} inequalities")

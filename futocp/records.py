@@ -1,8 +1,13 @@
-"""Typed records: a run's stats and the record of one checked run.
+"""The record of one checked run, and what a run's stats mean.
 
-:class:`Stats` is what a :class:`~futocp.result.Result` carries in ``stats``:
-the timings every backend reports and the backend's own counters, as one
-typed mapping (the keys it names are typed; a backend adds its counters).
+A :class:`~futocp.result.Result` carries in ``stats`` the timings every backend
+reports (:data:`TIMINGS`: ``build_s`` building the Model and encoding it,
+``encode_s`` the backend's encoding, folded into ``build_s`` by
+:meth:`~futocp.backends.base.Backend.solve`, ``solve_s`` the search, ``wall_s``
+everything), ``removed_values`` and ``fixed_cells`` (the Model's list
+filtering), ``reason`` (why the answer is what it is), ``stopped`` (what ended
+the search: a key of :data:`STOPS`) and the backend's own counters, under the
+names of its ``counters`` class data.
 
 :class:`RunRecord` is one backend's answer on one instance once it has been
 checked by :func:`futocp.verify.verify`: the record ``futocp crosscheck``
@@ -22,15 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypedDict
+from typing import Any
 
 from .board import Board
 from .verify import verify
 
-__all__ = ["Stats", "RunRecord", "TIMINGS", "STOPS", "LIMITS", "stop_reason"]
+__all__ = ["RunRecord", "TIMINGS", "STOPS", "LIMITS", "stop_reason"]
 
 TIMINGS = ("build_s", "encode_s", "solve_s", "wall_s")
-"""The timing keys of :class:`Stats` (seconds); every other key is a counter."""
+"""The timing keys of a Result's stats (seconds); every other key is a counter."""
 
 #: What can end a search (``stats["stopped"]``, a record's ``stopped``), and what it means.
 STOPS: dict[str, str] = {
@@ -53,20 +58,6 @@ STOPS: dict[str, str] = {
 LIMITS = ("time limit", "memory limit")
 
 _SKIPPED = (*TIMINGS, "reason", "stopped")  # stats that are not counters
-
-
-class Stats(TypedDict, total=False):
-    """A Result's stats: the common timings and reason; counters are added by each
-    backend under the names of its ``counters`` class data."""
-
-    build_s: float  # building the Model and encoding it for the backend
-    encode_s: float  # the backend's encoding (folded into build_s by Backend.solve)
-    solve_s: float  # the search
-    wall_s: float  # everything, from the model's build to the answer
-    removed_values: int  # values the Model's list filtering removed
-    fixed_cells: int  # cells without a clue the Model's filtering decided
-    reason: str  # why the answer is what it is (unsat by a clue conflict, ...)
-    stopped: str  # what ended the search: a key of STOPS
 
 
 def stop_reason(complete: bool, status: str, finished: bool, exhausted: bool,

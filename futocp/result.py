@@ -61,7 +61,7 @@ class Result:
         exhausted: True when the search proved there are no further solutions
             (the solution list is complete).
         board: The board that was solved, when the caller attached it (not part of
-            equality or :meth:`to_dict`); a notebook then shows the solution's picture.
+            equality); a notebook then shows the solution's picture.
         limit: The number of solutions that was asked for (None: all).
     """
 
@@ -137,16 +137,6 @@ class Result:
         return (f"Result(status={self.status.value!r}, n_solutions={self.n_solutions}, "
                 f"backend={self.backend!r}, exhausted={self.exhausted}, limit={self.limit}"
                 + (f", wall_s={wall!r}" if wall is not None else "") + ")")
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (flat solutions)."""
-        return {
-            "backend": self.backend,
-            "status": self.status.value,
-            "exhausted": self.exhausted,
-            "solutions": [list(s) for s in self.solutions],
-            "stats": dict(self.stats),
-        }
 
     # ------------------------------------------------------------ notebooks
     def _repr_svg_(self) -> str | None:

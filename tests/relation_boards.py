@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from futocp.board import Board
+from futocp.board import Board, grid_neighbour_pairs
 from futocp.families import family, latin_square, sudoku
 from futocp.generate import random_latin_square, random_solution
 from futocp.relations import Relation, visible_count
@@ -19,17 +19,6 @@ from futocp.relations import Relation, visible_count
 __all__ = ["relation_board", "killer_board", "keen_board", "towers_board", "KINDS"]
 
 KINDS = ("less", "consecutive", "nonconsecutive", "ratio")
-
-
-def _pairs(n: int) -> list[tuple[int, int]]:
-    out = []
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n:
-                out.append((r * n + c, r * n + c + 1))
-            if r + 1 < n:
-                out.append((r * n + c, (r + 1) * n + c))
-    return out
 
 
 def relation_board(n: int, kinds: tuple[str, ...], seed: int, count: int = 4, givens: int = 2,
@@ -40,7 +29,7 @@ def relation_board(n: int, kinds: tuple[str, ...], seed: int, count: int = 4, gi
     hidden = [v for row in random_latin_square(n, seed=rng.randrange(1 << 30)) for v in row]
     rels: list[Relation] = []
     used: set[tuple[int, int]] = set()
-    pairs = _pairs(n)
+    pairs = grid_neighbour_pairs(n, n)
     rng.shuffle(pairs)
     for a, b in pairs:
         if len(rels) == count:

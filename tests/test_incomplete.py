@@ -40,7 +40,7 @@ from futocp.backends.genetic import (
     fitness,
 )
 from futocp.backends.listcolor import ListcolorBackend
-from futocp.board import Board
+from futocp.board import Board, grid_neighbour_pairs
 from futocp.errors import BoardError, UnsupportedError, UsageError
 from futocp.families import family, futoshiki, latin_square, sudoku
 from futocp.generate import futoshiki_puzzle, random_board, remove_clues
@@ -70,16 +70,6 @@ def counters(result) -> dict:
     return {k: v for k, v in result.stats.items() if k not in TIMES}
 
 
-def neighbour_pairs(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    out = []
-    for r, c in itertools.product(range(n), range(n)):
-        if c + 1 < n:
-            out.append(((r, c), (r, c + 1)))
-        if r + 1 < n:
-            out.append(((r, c), (r + 1, c)))
-    return out
-
-
 def satisfiable(board: Board) -> bool:
     """By the brute-force oracle on 4x4 boards; by the complete listcolor backend
     on larger ones (the oracle counts every solution: too slow on empty 5x5)."""
@@ -106,7 +96,7 @@ def random_boards(count: int, seed: int) -> list[Board]:
             elif kind == 1:  # extra signs in random directions: often unsatisfiable
                 base = futoshiki_puzzle(n, rng.randrange(0, 5), rng.randrange(0, 5), rng=rng)
                 signed = {frozenset(p) for p in base.less}
-                pairs = [(base.cell(*a), base.cell(*b)) for a, b in neighbour_pairs(n)]
+                pairs = grid_neighbour_pairs(n, n)
                 extra = [p if rng.random() < 0.5 else p[::-1]
                          for p in rng.sample(pairs, rng.randrange(4, 12))
                          if frozenset(p) not in signed]

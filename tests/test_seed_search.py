@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from futocp.backends import REGISTRY, get_backend, seedsearch
+from futocp.backends import REGISTRY, get_backend, parallel
 from futocp.backends.base import Deadline
 from futocp.backends.seedsearch import (
     SearchProgram,
@@ -425,7 +425,7 @@ def test_run_parallel_raises_worker_errors_and_leaves_no_process() -> None:
 
 
 def test_run_parallel_terminates_workers_that_ignore_the_stop(monkeypatch) -> None:
-    monkeypatch.setattr(seedsearch, "_GRACE_S", 0.2)
+    monkeypatch.setattr(parallel, "_GRACE_S", 0.2)
 
     def stubborn(sub, limit, interrupted):
         time.sleep(60)  # never polls interrupted

@@ -513,42 +513,25 @@ class AnnealBackend(Backend):
     counters = ("moves", "accepted", "best_energy", "final_energy", "restarts")
     decided_shortcut = False  # a pure-Python search: nothing to crash
     options = (
-        Option("t0", float, 100.0, None, "initial temperature T0 (paper: 100)"),
+        Option("t0", float, 100.0, None, "initial temperature T0 (paper: 100)",
+               min=0, min_exclusive=True, max=math.inf, max_exclusive=True),
         Option("cooling", float, 2e-6, None,
-               "cooling rate r: T <- T*(1 - r) after every move (paper: 2e-6); 0 <= r < 1"),
+               "cooling rate r: T <- T*(1 - r) after every move (paper: 2e-6); 0 <= r < 1",
+               min=0, max=1, max_exclusive=True),
         Option("moves", int, 5_000_000, None,
-               "move cap of one run (the paper states none; at 5e6 moves T = 0.0045)"),
+               "move cap of one run (the paper states none; at 5e6 moves T = 0.0045)", min=1),
         Option("restarts", int, 0, None,
-               "runs after the first, each from the initial state at T0 (paper: none)"),
+               "runs after the first, each from the initial state at T0 (paper: none)", min=0),
         Option("move", str, "paper", MOVES,
                "paper: a random free cell gets a random label of its list; swap: two free "
                "cells of a partition group swap labels (groups start as permutations)"),
         Option("partition", int, 0, None,
                "swap moves: the partition's groups are taken cyclically from this group "
-               "index when disjoint from those taken (0 = the rows of a grid board)"),
+               "index when disjoint from those taken (0 = the rows of a grid board)", min=0),
         Option("trace", int, 0, None,
                "record the energy every K moves in stats['trace'] as [move, energy] pairs, "
-               "the final state last (at most 1001 points: K doubles as needed); 0 = none"),
+               "the final state last (at most 1001 points: K doubles as needed); 0 = none", min=0),
     )
-
-    @classmethod
-    def parse_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The base checks, plus the ranges: ``t0 > 0``, ``0 <= cooling < 1``,
-        ``moves >= 1``, ``restarts >= 0``, ``partition >= 0``, ``trace >= 0``."""
-        opts = super().parse_options(options)
-        if not (opts["t0"] > 0 and math.isfinite(opts["t0"])):
-            raise UsageError(f"option t0={opts['t0']!r}: must be a positive temperature")
-        if not 0 <= opts["cooling"] < 1:
-            raise UsageError(f"option cooling={opts['cooling']!r}: must be in [0, 1)")
-        if opts["moves"] < 1:
-            raise UsageError(f"option moves={opts['moves']!r}: must be at least 1")
-        if opts["restarts"] < 0:
-            raise UsageError(f"option restarts={opts['restarts']!r}: must be at least 0")
-        if opts["partition"] < 0:
-            raise UsageError(f"option partition={opts['partition']!r}: must be at least 0")
-        if opts["trace"] < 0:
-            raise UsageError(f"option trace={opts['trace']!r}: must be at least 0 (0 = none)")
-        return opts
 
     def compile(self, model: Model, **options: Any) -> AnnealProgram:
         """The energy structure the annealing runs on (:class:`AnnealProgram`)."""

@@ -40,6 +40,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -162,7 +163,12 @@ def _matches(when: Mapping[str, Any], feats: Mapping[str, Any]) -> bool:
     return True
 
 
-_cache: dict[tuple[str, float], dict[str, Any]] = {}
+@functools.lru_cache(maxsize=8)
+def _read_choices(path: str, mtime: float) -> dict[str, Any]:
+    """The parsed file at ``path`` (``mtime`` is part of the key: a changed file is read again)."""
+    with open(path, encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
 
 
 def load_choices(path: Path | str | None = None) -> dict[str, Any]:
@@ -170,13 +176,10 @@ def load_choices(path: Path | str | None = None) -> dict[str, Any]:
     read from ``path`` (default :data:`CHOICES_FILE`), cached while the file is unchanged."""
     where = Path(path if path is not None else CHOICES_FILE)
     try:
-        key = (str(where), where.stat().st_mtime)
+        mtime = where.stat().st_mtime
     except OSError as exc:
         raise UsageError(f"auto: cannot read its choices {where.name}: {exc}") from None
-    if key not in _cache:
-        with open(where, encoding="utf-8") as fh:
-            _cache[key] = json.load(fh)
-    return _cache[key]
+    return _read_choices(str(where), mtime)
 
 
 def _eligible(member: Member, model: Model) -> bool:
@@ -317,10 +320,10 @@ class AutoBackend(Backend):
     options = (
         Option("workers", int, DEFAULT_WORKERS, None,
                "members run side by side in processes (default: this machine's cores); "
-               "1 = the table's first choice, in this process"),
+               "1 = the table's first choice, in this process", min=1),
         Option("stagger", float, 1.0, None,
                "seconds between the starts of the portfolio's members: an instance the "
-               "first member solves at once gets the cores to itself (0: all at once)"),
+               "first member solves at once gets the cores to itself (0: all at once)", min=0),
         Option("members", str, "", None,
                "the members instead of the table's choice, best first: "
                "backend[:key=value]...,backend..."),
@@ -345,10 +348,6 @@ class AutoBackend(Backend):
 
     def _members(self, model: Model, limit: int | None, opts: dict[str, Any]
                  ) -> tuple[list[Member], str]:
-        if opts["workers"] < 1:
-            raise UsageError(f"option workers={opts['workers']}: expected at least 1")
-        if not opts["stagger"] >= 0:
-            raise UsageError(f"option stagger={opts['stagger']}: expected 0 or more seconds")
         if opts["members"]:
             from . import REGISTRY
 

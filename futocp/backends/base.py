@@ -66,16 +66,45 @@ KILL_GRACE_S = 0.3
 
 @dataclass(frozen=True)
 class Option:
-    """A backend option: name, type, default and (optionally) allowed values."""
+    """A backend option: name, type, default, (optionally) allowed values and bounds.
+
+    Attributes:
+        name: The key (``workers``, ``cooling``...).
+        type: ``int``, ``float``, ``str`` or ``bool``.
+        default: The default value (not checked against the bounds).
+        choices: The allowed values, or None for any value of the type.
+        help: One line for ``futocp backends``.
+        min: Smallest value of a number, or None.
+        max: Largest value of a number, or None.
+        min_exclusive: ``min`` itself is refused (``t0 > 0``).
+        max_exclusive: ``max`` itself is refused (``cooling < 1``).
+
+    Example:
+        >>> Option("cooling", float, 2e-6, max=1, max_exclusive=True, min=0).parse("0.5")
+        0.5
+        >>> Option("workers", int, 1, min=1).parse(0)
+        Traceback (most recent call last):
+        ...
+        futocp.errors.UsageError: option workers=0: must be at least 1
+    """
 
     name: str
     type: type
     default: Any
     choices: tuple[Any, ...] | None = None
     help: str = ""
+    min: float | None = None
+    max: float | None = None
+    min_exclusive: bool = False
+    max_exclusive: bool = False
 
     def parse(self, value: Any) -> Any:
-        """Convert (from a CLI string if need be) and check a value."""
+        """Convert (from a CLI string if need be) and check a value.
+
+        Raises:
+            UsageError: for a value of the wrong type, not among the choices or
+                out of the bounds (NaN is out of any bounds).
+        """
         if isinstance(value, str) and self.type is not str:
             try:
                 if self.type is bool:
@@ -93,7 +122,28 @@ class Option:
         if self.choices is not None and value not in self.choices:
             raise UsageError(f"option {self.name}={value!r}: choose one of "
                              f"{', '.join(map(str, self.choices))}")
+        if not self.in_bounds(value):
+            raise UsageError(f"option {self.name}={value!r}: must be {self.bounds()}")
         return value
+
+    def in_bounds(self, value: Any) -> bool:
+        """True if ``value`` is within ``min`` and ``max`` (written so that NaN is not)."""
+        if self.min is not None and not (value > self.min if self.min_exclusive
+                                         else value >= self.min):
+            return False
+        return self.max is None or bool(value < self.max if self.max_exclusive
+                                        else value <= self.max)
+
+    def bounds(self) -> str:
+        """The bounds in words (``at least 1``, ``in [0, 1)``), or ``""`` without any."""
+        if self.min is not None and self.max is not None:
+            return (f"in {'(' if self.min_exclusive else '['}{self.min}, "
+                    f"{self.max}{')' if self.max_exclusive else ']'}")
+        if self.min is not None:
+            return f"{'greater than' if self.min_exclusive else 'at least'} {self.min}"
+        if self.max is not None:
+            return f"{'less than' if self.max_exclusive else 'at most'} {self.max}"
+        return ""
 
 
 class DeadlinePassed(Exception):

@@ -43,6 +43,7 @@ from typing import Any
 
 from ..errors import SolverError
 from ..procs import Child, fork_available, start, stop_all, wait_any
+from ..propagate import bits
 from .base import Deadline, Option
 
 __all__ = [
@@ -70,22 +71,7 @@ SolveOne = Callable[[Any, "int | None", Callable[[], bool]], tuple[list[Any], bo
 
 WORKERS_OPTION = Option("workers", int, 1, None,
                         "processes for the parallel search (seed 004): the tree is split at "
-                        "its first levels into subproblems; 1 = sequential")
-
-
-def bit_indices(mask: int) -> tuple[int, ...]:
-    """The value indices of a bit set, ascending.
-
-    Example:
-        >>> bit_indices(0b1010)
-        (1, 3)
-    """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+                        "its first levels into subproblems; 1 = sequential", min=1)
 
 
 @dataclass
@@ -660,4 +646,4 @@ def split_domains(domains: Sequence[int], target: int,
             combos *= domains[cell].bit_count()
     chosen.sort()
     return [tuple(zip(chosen, values, strict=True))
-            for values in product(*(bit_indices(domains[c]) for c in chosen))]
+            for values in product(*(bits(domains[c]) for c in chosen))]

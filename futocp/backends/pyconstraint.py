@@ -97,7 +97,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from ..errors import SolverError, UnsupportedError, UsageError
+from ..errors import SolverError, UnsupportedError
 from ..model import Model
 from ..procs import run_child
 from ..procs import start_method as _start_method
@@ -681,7 +681,8 @@ class PyconstraintBackend(Backend):
                "binary relations other than less: the support constraint (bit sets), or "
                "FunctionConstraint over the set of allowed value pairs"),
         Option("forwardcheck", bool, True, None, "forward checking in the backtracking solvers"),
-        Option("steps", int, 1000, None, "minconflicts: most steps before giving up"),
+        Option("steps", int, 1000, None, "minconflicts: most steps before giving up",
+               min=1),
     )
 
     def compile(self, model: Model, **options: Any) -> Any:
@@ -696,8 +697,6 @@ class PyconstraintBackend(Backend):
             raise UnsupportedError(f"backend 'pyconstraint' with solver=minconflicts finds one "
                                    f"solution per run and cannot enumerate: use limit=1 "
                                    f"(got {limit}) or another solver")
-        if options["steps"] < 1:
-            raise UsageError(f"option steps={options['steps']}: expected a positive integer")
         t0 = time.perf_counter()
         messages: list[tuple[Any, ...]] = []
         if time_limit is None:

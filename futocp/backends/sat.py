@@ -1105,7 +1105,7 @@ class SatBackend(Backend):
                "most pairwise_max literals, card_long for longer ones"),
         Option("pairwise_max", int, AUTO_PAIRWISE_MAX, None,
                "under card=auto, the longest list (cells of a row, values of a cell) encoded "
-               "pairwise"),
+               "pairwise", min=0),
         Option("card_long", str, AUTO_CARD_LONG, LINEAR_ENCODINGS,
                "under card=auto, the encoding of lists longer than pairwise_max"),
         Option("less", str, DEFAULT_LESS, LESS_ENCODINGS,

@@ -128,11 +128,11 @@ from typing import Any, ClassVar
 
 from ..errors import UsageError
 from ..model import Model
+from ..propagate import bits as _bits
 from ..relations import Relation
 from ..result import Result
 from .base import Backend, Deadline
 from .parallel import (
-    _GRACE_S,  # noqa: F401 -- the pool's grace, where it used to live
     WORKERS_OPTION,
     ParallelRun,
     Share,
@@ -142,7 +142,6 @@ from .parallel import (
     run_parallel,
     split_domains,
 )
-from .parallel import bit_indices as _bits
 
 __all__ = [
     "ALGORITHMS",
@@ -904,7 +903,7 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
     ends = [0] * n
     marks = [0] * n
     entered = [0] * n  # tests done when the current node of each level was entered
-    stack_cands: list[tuple[int, ...]] = [()] * n
+    stack_cands: list[Sequence[int]] = [()] * n
     for k, (v, c) in enumerate(prefix):
         if windows is not None and k >= depth0:  # a level to come back to
             marks[k] = len(trail)
@@ -925,7 +924,7 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
     check = _CHECK_EVERY_COSTLY
     d = jc
     v = walk[d]
-    cands = (given[v],) if given[v] >= 0 else _bits(doms[v])
+    cands: Sequence[int] = (given[v],) if given[v] >= 0 else _bits(doms[v])
     i, lim = (0, len(cands)) if windows is None else windows[-1]
     if lim < 0:
         lim = len(cands)
@@ -1063,8 +1062,6 @@ class SeedSearchBackend(Backend):
         t0 = time.perf_counter()
         deadline = Deadline(time_limit)
         workers = options["workers"]
-        if workers < 1:
-            raise UsageError(f"option workers={workers}: expected at least 1")
         prog = self.compile(model, **options)
         t1 = time.perf_counter()
         extra: dict[str, Any] = {}

@@ -46,11 +46,6 @@ COLLECTION_FORMATS = ("sudoku", "tatham", "keen", "towers", "solo", "jigsaw")
 order ``--puzzle TEXT`` tries their sniffs when no ``--format`` is given."""
 
 
-def _register(*formats: Format) -> None:
-    for fmt in formats:
-        FORMATS[fmt.name] = fmt
-
-
 def _get(name: str) -> Format:
     try:
         return FORMATS[name]
