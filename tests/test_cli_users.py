@@ -166,9 +166,9 @@ def test_show_count_check_do_every_puzzle(collection, capsys):
 
 
 def render_first_line(path: str, k: int) -> str:
-    from futocp.cli import render
+    from futocp.cli import grid_text
 
-    return render(formats.read_many(path)[k - 1]).splitlines()[0]
+    return grid_text(formats.read_many(path)[k - 1]).splitlines()[0]
 
 
 @pytest.mark.parametrize("command", [["minimize"], ["export", "--to", "dimacs"]])
@@ -412,9 +412,9 @@ def test_quiet_and_verbose(puzzle, tmp_path, capsys):
 
 
 def _grid_lines(board) -> list[str]:
-    from futocp.cli import render
+    from futocp.cli import grid_text
 
-    return render(board, [1] * board.n_cells).splitlines()
+    return grid_text(board, [1] * board.n_cells).splitlines()
 
 
 def test_help_starts_with_a_line_and_examples(capsys):

@@ -1,0 +1,138 @@
+"""``futocp rate``, ``explain`` and ``hint`` (:mod:`futocp.rating`).
+
+Exit codes: 0 rated (ambiguous and impossible puzzles included); hint 3 = a
+wrong entry, 4 = the puzzle is not unique.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from .. import formats
+from .common import (
+    EXIT_NOT_CRITICAL,
+    EXIT_NOT_PUZZLE,
+    EXIT_OK,
+    add_input,
+    load_instances,
+    print_json,
+    read_file,
+)
+
+__all__ = ["add_commands", "cmd_rate", "cmd_explain", "cmd_hint"]
+
+
+def cmd_rate(args: argparse.Namespace) -> int:
+    from ..rating import format_rating, format_table, rate
+
+    instances = load_instances(args.file, args.format)
+    rows = []
+    for index, (name, board) in enumerate(instances):
+        r = rate(board, args.scale)
+        record: dict[str, Any] = {"instance": args.file, "index": index, "grade": r.grade,
+                                  "status": r.status, "score": r.score, "counts": r.counts,
+                                  "guesses": r.guesses, "time_s": round(r.time_s, 6)}
+        if board.param_map.get("grade"):
+            record["asked"] = board.param_map["grade"]
+        if args.json:
+            record["weights"] = {k: list(v) for k, v in r.weights.items()}
+            print_json(record)
+        elif len(instances) == 1:
+            print("\n".join(format_rating(r, name)))
+        rows.append(record)
+    if not args.json and len(instances) > 1:
+        print("\n".join(format_table(rows)))
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from ..rating import LEVELS, closure, explain_lines, rate
+
+    board = formats.read(args.file, args.format)
+    r = rate(board, args.scale)
+    steps = r.steps
+    cut = None
+    if args.level is not None:
+        level = LEVELS.index(args.level)
+        if r.level is None or r.level > level:
+            steps = closure(board, level, args.scale).steps if level < 4 else r.steps
+            cut = level
+    if args.json:
+        print_json(r.explain_dict(steps))
+        return EXIT_OK
+    cells = "(row,col) from 0" if board.shape else "cell numbers"
+    print(f"{args.file}: {r.grade or r.status} ({r.scale} scale), {len(r.steps)} steps; "
+          f"cells {cells}")
+    for line in explain_lines(steps):
+        print(line)
+    if cut is not None:
+        need = r.grade or r.status
+        print(f"--- the {LEVELS[cut]} techniques stop here: the puzzle needs {need} ---")
+    elif r.status != "solved":
+        print(f"--- {r.status}: {r.reason} ---")
+    return EXIT_OK
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from ..rating import hint, parse_state
+
+    board = formats.read(args.file, args.format)
+    entries = None
+    if args.state is not None:
+        text = read_file(args.state) if os.path.isfile(args.state) else args.state
+        entries = parse_state(board, text)
+    h = hint(board, entries, args.scale)
+    if args.json:
+        print_json(h.as_dict())
+    elif h.status == "hint":
+        assert h.step is not None
+        print(f"hint ({h.step.technique}, {_level_name(h.step.level)}): {h.reason}")
+    elif h.status == "wrong":
+        print(f"wrong entry: {h.reason}")
+    elif h.status == "solved":
+        print(f"solved: {h.reason}")
+    else:
+        print(f"no hint: {h.reason}")
+    return {"hint": EXIT_OK, "solved": EXIT_OK, "wrong": EXIT_NOT_CRITICAL}.get(
+        h.status, EXIT_NOT_PUZZLE)
+
+
+def _level_name(level: int) -> str:
+    from ..rating import LEVELS
+
+    return LEVELS[level]
+
+
+def add_commands(sub: Any) -> None:
+    """Add the ``rate``, ``explain`` and ``hint`` commands to ``sub`` (argparse sub-parsers)."""
+    from ..rating import LEVELS, SCALES
+
+    p = sub.add_parser("rate", help="the difficulty of a puzzle (Tatham's grades), puzzle by "
+                       "puzzle for a collection",
+                       description="Exit 0 when rated (ambiguous and impossible puzzles are "
+                       "reported as such), 2 on bad input.")
+    add_input(p)
+    p.add_argument("--scale", choices=SCALES, help="tatham (default for n x n Futoshiki and "
+                   "Latin squares) or general (any Latin board)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line per puzzle")
+    p.set_defaults(func=cmd_rate)
+
+    p = sub.add_parser("explain", help="the proof of a puzzle, step by step")
+    add_input(p)
+    p.add_argument("--scale", choices=SCALES)
+    p.add_argument("--level", choices=LEVELS, help="only the steps of this level and below; "
+                   "mark where the puzzle needs more")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("hint", help="the next cheapest step from a player's entries",
+                       description="Exit 0: a hint (or nothing left to do); 3: an entry is wrong "
+                       "(named instead of a hint); 4: the puzzle has no unique solution.")
+    add_input(p)
+    p.add_argument("--state", metavar="GRID", help="the player's entries: a file or a grid text, "
+                   "rows on lines or separated by '/', '.' for an empty cell")
+    p.add_argument("--scale", choices=SCALES)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_hint)
