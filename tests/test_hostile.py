@@ -118,6 +118,8 @@ HOSTILE: list[tuple[str, str | bytes, str | None, tuple[int, int] | None]] = [
     ("circled.tatham", "2:\u2460,0,0,0,", "found '\u2460'", (1, 3)),
     ("circled.sudoku", "\u2460" + "." * 15 + "\n", "'\u2460' is not a label", (1, 1)),
     ("kelvin.sudoku", "\u212a" + "." * 15 + "\n", "'\u212a' is not a label", (1, 1)),
+    # a line whose puzzle is empty (all of it a comment after ':'), found by fuzzing
+    ("empty-token.sudoku", ":000000000000000\n", "the line has 0 characters", (1, 1)),
     ("circled.jigsaw", "\u2460" + "." * 15 + " AABBAABBCCDDCCDD\n", "'\u2460' is not a label", (1, 1)),
     ("box.yaml", "kind: sudoku\nbox: \u2460x\u2460\n", "box: '\u2460' is not a digit 0-9", (2, 6)),
     ("box-circled.txt", "sudoku box=\u2460x2\n. .\n", "box: '\u2460' is not a digit", (1, 8)),
