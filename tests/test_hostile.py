@@ -262,6 +262,27 @@ def test_standard_input_is_read_by_content(monkeypatch: pytest.MonkeyPatch) -> N
         formats.read("-")
 
 
+def test_read_text_is_the_one_reader_of_files_and_standard_input(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # what the command line reads besides puzzles (a solver's answer, a player's
+    # entries) comes through formats.read_text too: the same errors, the same limits
+    path = tmp_path / "answer.txt"
+    path.write_bytes(b"\xef\xbb\xbfv 1 -2 0\n")
+    assert formats.read_text(path) == "v 1 -2 0\n"
+    with pytest.raises(InputError, match=r"answer.txt: the file is larger than"):
+        formats.read_text(path, max_bytes=4)
+    assert formats.read_text(path, max_bytes=None) == "v 1 -2 0\n"
+    with pytest.raises(InputError, match=r"missing.txt: no such file"):
+        formats.read_text(tmp_path / "missing.txt")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff2:0,0,0,0,\n"))  # text, no bytes below
+    assert formats.read_text("-") == "2:0,0,0,0,\n"
+    monkeypatch.setattr(sys, "stdin", None)  # e.g. started with stdin closed
+    with pytest.raises(InputError, match=r"^<stdin>: there is no standard input"):
+        formats.read_text("-")
+    assert main(["solve", "-"]) == 2
+    assert capsys.readouterr().err == "futocp: error: <stdin>: there is no standard input to read\n"
+
+
 def test_extension_names_the_format_and_txt_is_sniffed(tmp_path: Path) -> None:
     lines = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n"
     txt = tmp_path / "top.txt"

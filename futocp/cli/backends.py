@@ -15,7 +15,7 @@ def cmd_backends(args: argparse.Namespace) -> int:
     rows = backend_table()
     if args.json:
         print_json([{**r, "available": r["available"] is True,
-                      "why_not": None if r["available"] is True else r["available"]} for r in rows])
+                     "why_not": None if r["available"] is True else r["available"]} for r in rows])
         return EXIT_OK
     for r in rows:
         avail = "available" if r["available"] is True else f"NOT available: {r['available']}"

@@ -21,7 +21,7 @@ from typing import Any
 from .. import formats, textview
 from ..backends.base import run_limits
 from ..board import Board
-from ..errors import FutocpError, InputError, UsageError
+from ..errors import FutocpError, UsageError
 from ..model import FILTERINGS
 from ..result import Result
 
@@ -31,7 +31,7 @@ __all__ = [
     "EXIT_UNAVAILABLE", "EXIT_SOLVER", "EXIT_INTERRUPTED", "EXIT_CODES", "exit_code",
     # input
     "add_instances", "add_input", "inputs", "one_instance", "load_instances", "source_of",
-    "input_name", "read_file", "COLLECTION_FORMATS",
+    "input_name", "COLLECTION_FORMATS",
     # output
     "grid_text", "solution_json", "print_json", "write_text", "emit", "add_output",
     "output_format",
@@ -106,25 +106,16 @@ def _named(source: str, boards: Sequence[Board]) -> list[tuple[str, Board]]:
     return [(f"{source}#{k}", board) for k, board in enumerate(boards, 1)]
 
 
-def _stdin_text() -> str:
-    if sys.stdin is None:
-        raise UsageError("no standard input to read the instance from")
-    if sys.stdin.isatty():
-        print("futocp: reading the instance from standard input (end it with Ctrl-D)",
-              file=sys.stderr)
-    try:
-        return sys.stdin.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not a UTF-8 text ({exc.reason})", "<stdin>") from None
-
-
 def load_instances(path: str, fmt: str | None = None) -> list[tuple[str, Board]]:
     """Every instance of a file as ``(name, board)``: the file name for a single
     instance, ``FILE#k`` (k from 1) for each instance of a collection; ``-``
     reads standard input (named ``<stdin>``)."""
-    if path == "-":
-        return _named("<stdin>", formats.loads_many(_stdin_text(), fmt, "<stdin>"))
-    return _named(path, formats.read_many(path, fmt))
+    if path != formats.STDIN:
+        return _named(path, formats.read_many(path, fmt))
+    if sys.stdin is not None and sys.stdin.isatty():
+        print("futocp: reading the instance from standard input (end it with Ctrl-D)",
+              file=sys.stderr)
+    return _named("<stdin>", formats.read_many(path, fmt))
 
 
 def source_of(args: argparse.Namespace) -> str:
@@ -175,24 +166,6 @@ def one_instance(args: argparse.Namespace, why: str) -> tuple[str, Board]:
         raise UsageError(f"{source_of(args)} holds {len(instances)} puzzles and {why}: choose one "
                          f"with --index I (1..{len(instances)})")
     return instances[0]
-
-
-def read_file(path: str) -> str:
-    """A text file, or an InputError naming it (and the line and column of a byte
-    that is not UTF-8)."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise InputError(exc.strerror or str(exc), path) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[:exc.start]
-        line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise InputError(f"not a UTF-8 text file (byte 0x{data[exc.start]:02x})", path, line,
-                         column) from None
 
 
 # ------------------------------------------------------------ output

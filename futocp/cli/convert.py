@@ -23,7 +23,6 @@ from .common import (
     one_instance,
     parse_opts,
     print_json,
-    read_file,
     solution_json,
     source_of,
     write_text,
@@ -40,19 +39,19 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     _, board = one_instance(args, "a model decodes into one puzzle")
-    answer = read_file(args.model)
+    answer = formats.read_text(args.model, max_bytes=None)  # a solver's answer: any size
     if args.formula is None:  # the export the answer was made for, written again
         formula = export(build_model(board, args.filtering), answer_format(answer),
                          **parse_opts(args.opt))
         where = f"the formula of {source_of(args)} (re-encoded)"
     else:
-        formula, where = read_file(args.formula), args.formula
+        formula, where = formats.read_text(args.formula, max_bytes=None), args.formula
     values = decode(board, formula, answer, model_source=args.model, formula_source=where)
     problems = verify(board, values)
     if args.json:
         print_json({"instance": input_name(args), "model": args.model,
-                     "solution": solution_json(board, values),
-                     "verified": not problems, "violations": [str(v) for v in problems]})
+                    "solution": solution_json(board, values),
+                    "verified": not problems, "violations": [str(v) for v in problems]})
     else:
         print(grid_text(board, values))
         print("verified" if not problems else "NOT verified: " + "; ".join(map(str, problems)))
@@ -107,7 +106,7 @@ def add_commands(sub: Any) -> None:
 
     p = sub.add_parser("convert", help="convert an instance to another format")
     add_instances(p, "a collection: every puzzle to a format of many (sudoku, tatham, "
-                      "jigsaw); other formats hold one, so they need --index")
+                     "jigsaw); other formats hold one, so they need --index")
     p.add_argument("--to", required=True, choices=sorted(formats.FORMATS),
                    help="the format to write: " + ", ".join(sorted(formats.FORMATS)))
     p.add_argument("-o", "--output", help="write here (atomically; default: stdout)")

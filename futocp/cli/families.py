@@ -15,8 +15,8 @@ def cmd_families(args: argparse.Namespace) -> int:
     fams = list_families()
     if args.json:
         print_json([{"name": f.name, "description": f.description, "source": f.source,
-                      "params": {p.name: {"type": p.type, "default": p.show(p.default)
-                                          if p.default is not None else None, "help": p.help}
+                     "params": {p.name: {"type": p.type, "default": p.show(p.default)
+                                         if p.default is not None else None, "help": p.help}
                                  for p in f.params.values()}} for f in fams])
         return EXIT_OK
     for f in fams:

@@ -79,7 +79,7 @@ def cmd_count(args: argparse.Namespace) -> int:
                   f"(backend {res.backend})")
     if args.json:
         print_json(records[0] if len(instances) == 1 else
-                    {"instance": input_name(args), "instances": records})
+                   {"instance": input_name(args), "instances": records})
     return code
 
 
@@ -129,7 +129,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             del rec["breaking_clue"]["name"]
     if args.json:
         print_json(records[0] if len(records) == 1 else
-                    {"instance": input_name(args), "instances": records, "summary": summary})
+                   {"instance": input_name(args), "instances": records, "summary": summary})
     elif len(records) > 1:
         print(f"{summary['instances']} puzzles: {summary['unique']} unique, "
               f"{summary['critical']} critical, {summary['not_critical']} not critical, "
@@ -142,7 +142,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_minimize(args: argparse.Namespace) -> int:
     _, board = one_instance(args, "minimize writes one puzzle")
     emit(minimize(board, seed=args.seed, keep=_parse_cells(args.keep), backend=args.backend),
-          args.output, args.to)
+         args.output, args.to)
     return EXIT_OK
 
 

@@ -18,7 +18,6 @@ from .common import (
     add_input,
     load_instances,
     print_json,
-    read_file,
 )
 
 __all__ = ["add_commands", "cmd_rate", "cmd_explain", "cmd_hint"]
@@ -81,7 +80,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     board = formats.read(args.file, args.format)
     entries = None
     if args.state is not None:
-        text = read_file(args.state) if os.path.isfile(args.state) else args.state
+        text = formats.read_text(args.state) if os.path.isfile(args.state) else args.state
         entries = parse_state(board, text)
     h = hint(board, entries, args.scale)
     if args.json:

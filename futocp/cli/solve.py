@@ -209,7 +209,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         summary = collection_summary(records, time.perf_counter() - start)
         if args.json:
             print_json({"instance": input_name(args),
-                         "backend": args.backend, "instances": records, "summary": summary})
+                        "backend": args.backend, "instances": records, "summary": summary})
         elif not args.quiet:
             s = summary
             line = (f"{s['instances']} instances, backend {args.backend}: {s['sat']} sat, "
