@@ -30,7 +30,7 @@ __all__ = [
     "EXIT_OK", "EXIT_UNKNOWN", "EXIT_ERROR", "EXIT_NOT_CRITICAL", "EXIT_NOT_PUZZLE",
     "EXIT_UNAVAILABLE", "EXIT_SOLVER", "EXIT_INTERRUPTED", "EXIT_CODES", "exit_code",
     # input
-    "add_instances", "add_input", "inputs", "one_instance", "load_instances", "source_of",
+    "add_instances", "inputs", "one_instance", "load_instances", "source_of",
     "input_name", "COLLECTION_FORMATS",
     # output
     "grid_text", "solution_json", "print_json", "write_text", "emit", "add_output",
@@ -91,13 +91,6 @@ def add_instances(p: argparse.ArgumentParser, collection: str) -> None:
     p.add_argument("--index", type=int, metavar="I",
                    help="only the I-th puzzle of a collection (1-based: FILE#I in the output; "
                         "default: every puzzle where the command takes many)")
-
-
-def add_input(p: argparse.ArgumentParser) -> None:
-    """``FILE`` and ``--format``: the input of a command that reads one file."""
-    p.add_argument("file", help="instance file")
-    p.add_argument("--format", choices=sorted(formats.FORMATS),
-                   help="input format (default: by the file's extension, else by its content)")
 
 
 def _named(source: str, boards: Sequence[Board]) -> list[tuple[str, Board]]:

@@ -6,27 +6,20 @@ import argparse
 import sys
 from typing import Any
 
-from .. import formats
 from ..api import DEFAULT_BACKEND, solve
 from ..backends import REGISTRY
 from ..errors import UsageError
 from ..verify import verify
-from .common import EXIT_OK, EXIT_UNKNOWN, add_input, exit_code
+from .common import EXIT_OK, EXIT_UNKNOWN, add_instances, exit_code, one_instance
 
 __all__ = ["add_commands", "cmd_render"]
+
 
 def cmd_render(args: argparse.Namespace) -> int:
     """``futocp render``: the picture of an instance (SVG on stdout, or -o by its extension)."""
     from .. import render as pictures  # matplotlib is imported only for pictures
 
-    boards = formats.read_many(args.file, args.format)
-    if args.index is None and len(boards) > 1:
-        raise UsageError(f"{args.file} holds {len(boards)} puzzles; choose one with "
-                         f"--index I (1..{len(boards)})")
-    index = args.index or 1
-    if not 1 <= index <= len(boards):
-        raise UsageError(f"--index {index} is outside 1..{len(boards)}")
-    board = boards[index - 1]
+    _, board = one_instance(args, "a picture shows one puzzle")
     if not args.solution and (args.backend is not None or args.time_limit is not None):
         raise UsageError("--backend and --time-limit apply with --solution only")
     fmt = pictures.format_of(args.output) if args.output else "svg"
@@ -52,7 +45,7 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("render", help="draw an instance as SVG, PNG or PDF (matplotlib)",
                        description="Draw an instance: its cells, regions, signs, dots and cages; "
                                    "SVG on stdout unless -o names a .svg, .png or .pdf file.")
-    add_input(p)
+    add_instances(p, "a collection needs --index")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write OUT.svg, OUT.png or OUT.pdf (atomically; default: SVG on stdout)")
     what = p.add_mutually_exclusive_group()
@@ -63,8 +56,6 @@ def add_commands(sub: Any) -> None:
                       help="draw each empty cell's list after list filtering as small labels")
     p.add_argument("--dpi", type=int, metavar="N",
                    help="resolution of a PNG (default 150; SVG and PDF are vector pictures)")
-    p.add_argument("--index", type=int, metavar="I",
-                   help="the puzzle to draw in a file of several (1-based; required there)")
     p.add_argument("--backend", help=f"with --solution: one of {', '.join(REGISTRY)} "
                                      f"(default {DEFAULT_BACKEND})")
     p.add_argument("--time-limit", type=float, metavar="S",
