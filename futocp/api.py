@@ -19,7 +19,10 @@ from .result import Result
 
 __all__ = ["solve", "DEFAULT_BACKEND"]
 
-DEFAULT_BACKEND = "listcolor"
+DEFAULT_BACKEND = "auto"
+"""The backend of :func:`solve` and of every command that solves (``futocp solve``, ``show
+--solution``, ``render --solution``): it picks the backends for the instance from measured
+data (:mod:`futocp.backends.auto`)."""
 
 
 def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1,
@@ -29,7 +32,8 @@ def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1
 
     Args:
         board: The puzzle.
-        backend: A name from :data:`futocp.backends.REGISTRY`.
+        backend: A name from :data:`futocp.backends.REGISTRY` (default
+            :data:`DEFAULT_BACKEND`, ``auto``).
         limit: Most solutions to return (None = all).
         time_limit: Seconds, or None.
         seed: Random seed (refused by a backend whose search uses none).

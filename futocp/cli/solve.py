@@ -39,8 +39,6 @@ from .common import (
 
 __all__ = ["add_commands", "cmd_solve", "cmd_show", "collection_summary", "solve_record"]
 
-SOLVE_BACKEND = "auto"  # the default of solve: it picks the backend for the instance
-
 
 def collection_summary(records: Sequence[dict[str, Any]], elapsed_s: float) -> dict[str, Any]:
     """Counts and times over per-instance records (keys ``status``, ``verified`` and
@@ -283,8 +281,8 @@ def add_commands(sub: Any) -> None:
                        "--quiet the solutions only. Exit 0 finished, 1 stopped by the time "
                        "limit (or, with --check, a solution failed verification).")
     add_instances(p, "a collection: every puzzle, then a summary")
-    p.add_argument("--backend", default=SOLVE_BACKEND,
-                   help=f"one of {', '.join(REGISTRY)} (default {SOLVE_BACKEND}: picks by the "
+    p.add_argument("--backend", default=DEFAULT_BACKEND,
+                   help=f"one of {', '.join(REGISTRY)} (default {DEFAULT_BACKEND}: picks by the "
                    "instance from measured data, a portfolio on this machine's cores)")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="backend option (repeatable; futocp backends lists them)")
