@@ -13,7 +13,6 @@ from typing import Any
 
 from .backends import get_backend
 from .board import Board
-from .errors import UsageError
 from .model import build_model
 from .result import Result
 
@@ -36,7 +35,8 @@ def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1
             :data:`DEFAULT_BACKEND`, ``auto``).
         limit: Most solutions to return (None = all).
         time_limit: Seconds, or None.
-        seed: Random seed (refused by a backend whose search uses none).
+        seed: Random seed (refused by a backend whose search uses none:
+            :meth:`~futocp.backends.base.Backend.solve`).
         filtering: ``"lists"``, ``"gac"`` or ``"none"`` (:func:`~futocp.model.build_model`).
         **options: Backend options.
 
@@ -45,9 +45,6 @@ def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1
     """
     solver = get_backend(backend)
     solver.parse_options(options)
-    if seed is not None and "seed" not in solver.capabilities:
-        raise UsageError(f"backend {backend!r} takes no seed (its search does not depend on "
-                         "one); leave the seed out")
     solver.available()  # import the solver package now: it is not the model's build time
     model = build_model(board, filtering=filtering)
     return solver.solve(model, limit=limit, time_limit=time_limit, seed=seed, **options)

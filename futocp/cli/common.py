@@ -264,7 +264,8 @@ def add_search(p: argparse.ArgumentParser, default_limit: int, per: str,
                    help="MB for each backend run, which then runs in a child process; past "
                         "it the run is stopped: unknown, exit 1 (default: none)")
     p.add_argument("--seed", type=int, help="random seed of the backends that use one "
-                   "(refused by the others; default: none, the backend's own)")
+                   "(solve: refused by a backend that uses none; crosscheck: the others run "
+                   "without it; default: none, the backend's own)")
     p.add_argument("--filtering", choices=FILTERINGS, default="lists",
                    help="filtering of the model's lists before the search: lists (singles, "
                         "relations), gac (and Régin's all-different GAC), none")
