@@ -59,6 +59,17 @@ __all__ = ["main", "grid_text", "parse_opts", "load_instances", "collection_summ
            "build_parser", "solve_record", "EXIT_CODES", "EXIT_UNAVAILABLE", "did_you_mean"]
 
 
+#: How an error ends a command: the words before its message and the exit code, for the
+#: first class it is an instance of (FutocpError last: bad input or usage).
+_ENDINGS: tuple[tuple[type[FutocpError], str, int], ...] = (
+    (SolverError, "solver failure", EXIT_SOLVER),
+    (ServiceUnavailable, "unavailable", EXIT_UNAVAILABLE),
+    (ResourceError, "error", EXIT_UNKNOWN),
+    (TimeLimitReached, "stopped", EXIT_UNKNOWN),
+    (FutocpError, "error", EXIT_ERROR),
+)
+
+
 def _check_names(args: argparse.Namespace) -> None:
     """Backend and family names, with "did you mean" for a mistyped one."""
     backend = getattr(args, "backend", None)
@@ -102,21 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_names(args)
         with signals_as_interrupt(), time_limited(getattr(args, "command_time_limit", None)):
             return func(args)  # SIGTERM/SIGHUP clean up as Ctrl-C does
-    except SolverError as exc:
-        print(f"futocp: solver failure: {exc}", file=sys.stderr)
-        return EXIT_SOLVER
-    except ServiceUnavailable as exc:
-        print(f"futocp: unavailable: {exc}", file=sys.stderr)
-        return EXIT_UNAVAILABLE
-    except ResourceError as exc:
-        print(f"futocp: error: {exc}", file=sys.stderr)
-        return EXIT_UNKNOWN
-    except TimeLimitReached as exc:
-        print(f"futocp: stopped: {exc}", file=sys.stderr)
-        return EXIT_UNKNOWN
-    except FutocpError as exc:
-        print(f"futocp: error: {_about_input(exc, args)}", file=sys.stderr)
-        return EXIT_ERROR
+    except FutocpError as exc:  # one line on stderr, no traceback
+        words, code = next((w, c) for kind, w, c in _ENDINGS if isinstance(exc, kind))
+        text = _about_input(exc, args) if code == EXIT_ERROR else str(exc)
+        print(f"futocp: {words}: {text}", file=sys.stderr)
+        return code
     except KeyboardInterrupt as exc:
         why = f" by {exc.args[0]}" if exc.args else ""
         print(f"futocp: interrupted{why}", file=sys.stderr)

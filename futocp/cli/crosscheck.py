@@ -183,20 +183,20 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     return EXIT_OK if agree and not late else EXIT_UNKNOWN
 
 
+_DESCRIPTION = """\
+Every chosen backend solves the same model; every solution is verified; statuses and counts are
+compared. One instance: a table, a row per backend as it finishes. A collection: one summary per
+backend (solved, agreed, median time), with a progress bar on a terminal. By default it answers in
+seconds: the solvers a user compares, each with a time limit of {time_limit:g} s. The column
+'stopped' says what ended each search: found, exhausted, time limit, or an incomplete backend's own
+move or generation budget (no failure). Exit 0 when every backend finished and they agree; 1 on a
+disagreement, a failed verification, or a backend stopped by the time limit."""
+
+
 def add_commands(sub: Any) -> None:
     """Add the ``crosscheck`` commands to ``sub`` (argparse sub-parsers)."""
     p = sub.add_parser("crosscheck", help="run several backends on an instance and compare",
-                       description="Every chosen backend solves the same model; every solution "
-                       "is verified; statuses and counts are compared. One instance: a table, "
-                       "a row per backend as it finishes. A collection: one summary per "
-                       "backend (solved, agreed, median time), with a progress bar on a "
-                       "terminal. By default it answers in seconds: the solvers a user "
-                       "compares, each with a time limit of "
-                       f"{DEFAULT_TIME_LIMIT:g} s. The column 'stopped' says what ended each "
-                       "search: found, exhausted, time limit, or an incomplete backend's own "
-                       "move or generation budget (no failure). Exit 0 when every backend "
-                       "finished and they agree; 1 on a disagreement, a failed verification, "
-                       "or a backend stopped by the time limit.")
+                       description=_DESCRIPTION.format(time_limit=DEFAULT_TIME_LIMIT))
     add_instances(p, "a collection: every puzzle, then one summary per backend")
     p.add_argument("--backends", default="default",
                    help="default (cpsat, sat, listcolor, minizinc, and pyconstraint on models "
