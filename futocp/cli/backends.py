@@ -12,6 +12,7 @@ from .common import EXIT_OK, print_json
 __all__ = ["add_commands", "cmd_backends"]
 
 def cmd_backends(args: argparse.Namespace) -> int:
+    """``futocp backends``: each backend, whether it runs here, its options and cores."""
     rows = backend_table()
     if args.json:
         print_json([{**r, "available": r["available"] is True,

@@ -172,6 +172,7 @@ def grid_text(board: Board, values: Sequence[Any] | None = None) -> str:
 
 
 def solution_json(board: Board, values: Sequence[Any]) -> list[Any]:
+    """A solution as JSON writes it: rows of labels on a grid, else the labels per cell."""
     return board.as_grid(list(values)) if board.shape else list(values)
 
 
@@ -182,10 +183,12 @@ def _json_default(obj: Any) -> Any:
 
 
 def print_json(obj: Any) -> None:
+    """Print ``obj`` as one line of JSON (sets and tuples as lists, the rest as text)."""
     print(json.dumps(obj, default=_json_default))
 
 
 def write_text(text: str, output: str | None) -> None:
+    """Write ``text`` to the file ``output`` (atomically), or to stdout when None."""
     if output:
         formats.base.atomic_write(output, text)
     else:

@@ -31,6 +31,7 @@ from .common import (
 __all__ = ["add_commands", "cmd_export", "cmd_decode", "cmd_convert"]
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """``futocp export``: the formula of one puzzle (``--to``), on stdout or in ``-o``."""
     _, board = one_instance(args, "an export is one formula")
     text = export(build_model(board, args.filtering), args.to, **parse_opts(args.opt))
     write_text(text, args.output)
@@ -38,6 +39,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
+    """``futocp decode``: an external solver's answer read back into a solution, verified."""
     _, board = one_instance(args, "a model decodes into one puzzle")
     answer = formats.read_text(args.model, max_bytes=None)  # a solver's answer: any size
     if args.formula is None:  # the export the answer was made for, written again

@@ -16,6 +16,7 @@ from .common import EXIT_OK, EXIT_UNKNOWN, print_json
 __all__ = ["add_commands", "cmd_run", "cmd_report", "cmd_reproduce"]
 
 def cmd_run(args: argparse.Namespace) -> int:
+    """``futocp run``: the runs of an experiment config not recorded yet, then a summary."""
     from ..experiments.report import read_records
     from ..experiments.runner import run_experiment
 
@@ -92,6 +93,7 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
+    """``futocp reproduce``: a seed paper's table re-run and compared (``--list``: which)."""
     from .. import reproduce as rp
     from ..reproduce.markdown import markdown_section, table_rows, text_table
 

@@ -12,6 +12,7 @@ from .common import EXIT_OK, add_output, emit, output_format, print_json
 __all__ = ["add_commands", "cmd_families", "cmd_new"]
 
 def cmd_families(args: argparse.Namespace) -> int:
+    """``futocp families``: every board family, its parameters and its rules."""
     fams = list_families()
     if args.json:
         print_json([{"name": f.name, "description": f.description, "source": f.source,
@@ -26,6 +27,7 @@ def cmd_families(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    """``futocp new``: an empty instance of a family (``--param``, ``--size``)."""
     fam = get_family(args.family)
     params: dict[str, Any] = {}
     for item in args.param or ():

@@ -140,6 +140,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_minimize(args: argparse.Namespace) -> int:
+    """``futocp minimize``: one puzzle stripped of clues down to a critical one."""
     _, board = one_instance(args, "minimize writes one puzzle")
     emit(minimize(board, seed=args.seed, keep=_parse_cells(args.keep), backend=args.backend),
          args.output, args.to)
@@ -147,6 +148,7 @@ def cmd_minimize(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    """``futocp generate``: a random instance of a family (``--grade``: of a chosen grade)."""
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)
