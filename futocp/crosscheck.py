@@ -44,6 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .backends import REGISTRY, counter_names, get_backend
+from .backends.base import seed_for
 from .board import Board
 from .errors import FutocpError, UsageError, did_you_mean
 from .model import build_model
@@ -178,7 +179,8 @@ def crosscheck(board: Board, backends: str | Sequence[str] = "default", *,
         time_limit: Seconds per backend (default :data:`DEFAULT_TIME_LIMIT`; None: no
             limit, every backend runs to the end).
         filtering: Model filtering (``"lists"``, ``"gac"`` or ``"none"``).
-        seed: Passed to every backend.
+        seed: Passed to every backend that takes one (the others run without it:
+            their searches do not depend on one); refused when none does.
         options: Per backend name, its options.
         on_record: Called with each backend's record as soon as it is known (before
             ``agrees`` is set: that needs every answer), e.g. to print a table row.
@@ -193,11 +195,15 @@ def crosscheck(board: Board, backends: str | Sequence[str] = "default", *,
     options = options or {}
     model = build_model(board, filtering)
     names = choose_backends(backends, model.n_cells)
+    if seed is not None and not any("seed" in REGISTRY[name].capabilities for name in names):
+        raise UsageError(f"none of the backends ({', '.join(names)}) takes a seed (their "
+                         "searches do not depend on one); leave the seed out")
     records = []
     for name in names:
         complete = REGISTRY[name].complete
         try:
-            result = get_backend(name).solve(model, limit=limit, time_limit=time_limit, seed=seed,
+            result = get_backend(name).solve(model, limit=limit, time_limit=time_limit,
+                                             seed=seed_for(REGISTRY[name], seed),
                                              **dict(options.get(name, {})))
             record = RunRecord.from_result(board, result, complete)
         except FutocpError as exc:

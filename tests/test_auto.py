@@ -286,3 +286,63 @@ def test_write_choices_ranks_by_solved_then_median(tmp_path):
     assert table["rules"][-1]["when"] == {} and "kissat" not in str(rules)
     loaded = auto.load_choices(tmp_path / "choices.json")
     assert auto.choose(build_model(latin_square(30)), 1, loaded)[0][0].backend == "listcolor"
+
+
+# ------------------------------------------------------- the first try in this process
+def _no_portfolio(self, *args, **kwargs):
+    raise AssertionError("a portfolio started (a fork) for a board its first member settles")
+
+
+def test_a_small_board_costs_no_fork(monkeypatch):
+    # enumerating asks the table for listcolor and cpsat side by side; listcolor alone
+    # counts a 4x4 board in well under its first-try budget, in this process
+    if auto.first_try_budget(auto.Member("listcolor"), build_model(latin_square(4)), None) is None:
+        pytest.skip("listcolor's compiled core is not built here")
+    monkeypatch.setattr(auto.AutoBackend, "_portfolio", _no_portfolio)
+    result = get_backend("auto").solve(build_model(latin_square(4)), limit=None, workers=2)
+    assert result.n_solutions == 576 and result.exhausted
+    assert result.stats["answered_by"] == "listcolor" and result.stats["portfolio"] == ["listcolor"]
+    assert result.stats["auto_rule"] == "enumerate"
+    for board in BOARDS.values():
+        result = get_backend("auto").solve(build_model(board), limit=2, workers=2)
+        assert result.status is Status.SAT and not verify(board, result.solutions[0])
+
+
+def test_a_board_the_first_try_does_not_settle_goes_to_the_portfolio(monkeypatch):
+    calls = []
+    portfolio = auto.AutoBackend._portfolio
+
+    def spy(self, *args, **kwargs):
+        calls.append(args[1])
+        return portfolio(self, *args, **kwargs)
+
+    monkeypatch.setattr(auto.AutoBackend, "_portfolio", spy)
+    monkeypatch.setattr(auto, "FIRST_TRY_BUDGET_S", 1e-9)  # over before it starts
+    result = get_backend("auto").solve(build_model(latin_square(4)), limit=None, workers=2)
+    assert result.n_solutions == 576 and result.exhausted and "member_errors" not in result.stats
+    assert [[m.backend for m in members] for members in calls] == [["listcolor", "cpsat"]]
+
+
+def test_the_first_try_is_for_small_models_of_listcolor_only():
+    small, big = build_model(latin_square(4)), build_model(latin_square(25))
+    budget = auto.first_try_budget(auto.Member("listcolor"), small, None)
+    assert budget in (auto.FIRST_TRY_BUDGET_S, None)  # None: the compiled core is not built
+    assert big.n_cells * big.n_values > auto.FIRST_TRY_MAX_LITERALS
+    for member, model, memory_limit in [(auto.Member("listcolor"), big, None),
+                                        (auto.Member("cpsat"), small, None),
+                                        (auto.Member("listcolor", (("workers", 2),)), small, None),
+                                        (auto.Member("listcolor"), small, 512.0)]:
+        assert auto.first_try_budget(member, model, memory_limit) is None
+
+
+def test_api_and_every_command_that_solves_default_to_auto():
+    from futocp import DEFAULT_BACKEND, solve
+    from futocp.cli import build_parser
+
+    assert DEFAULT_BACKEND == "auto"
+    board = BOARDS["futoshiki"]
+    result = solve(board)
+    assert result.backend == "auto" and not verify(board, result.solutions[0])
+    parser = build_parser()
+    assert parser.parse_args(["solve", FUTOSHIKI]).backend == DEFAULT_BACKEND
+    assert parser.parse_args(["show", FUTOSHIKI, "--solution"]).backend == DEFAULT_BACKEND

@@ -25,6 +25,7 @@ from futocp.cli import EXIT_CODES, build_parser, main
 from futocp.crosscheck import crosscheck
 from futocp.export import read_var_map
 from futocp.families import futoshiki, latin_square
+from futocp.rating import rate
 from futocp.verify import verify
 
 from .strategies import (
@@ -131,17 +132,80 @@ def test_show_count_check_do_every_puzzle(collection, capsys):
 
 
 def render_first_line(path: str, k: int) -> str:
-    from futocp.cli import render
+    from futocp.cli import grid_text
 
-    return render(formats.read_many(path)[k - 1]).splitlines()[0]
+    return grid_text(formats.read_many(path)[k - 1]).splitlines()[0]
 
 
-@pytest.mark.parametrize("command", [["minimize"], ["export", "--to", "dimacs"]])
+@pytest.mark.parametrize("command", [["minimize"], ["export", "--to", "dimacs"], ["hint"]])
 def test_one_puzzle_commands_refuse_a_collection_without_index(collection, capsys, command):
     assert main([command[0], collection, *command[1:]]) == 2
     err = capsys.readouterr().err
     assert "holds 3 puzzles" in err and "--index I (1..3)" in err
     assert main([command[0], collection, *command[1:], "--index", "1"]) == 0
+
+
+# ---------------------------------------------- rate, explain, hint: the one input path
+# Three Tatham ids (the first three of instances/futoshiki/sgt-unequal.tatham).
+TATHAM_THREE = ("4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,\n"
+                "4:0,0,0,0,0,0,0,0U,0,0L,0,2,3,0L,0,0,\n"
+                "5:2,0,0,0,0,0,0,0,3,4,4,0,3,0,1,0,0,0,0,0,0,0,0,1,3,\n")
+
+
+@pytest.fixture
+def tatham_three(tmp_path):
+    path = tmp_path / "three.tatham"
+    path.write_text(TATHAM_THREE)
+    return str(path)
+
+
+def test_rate_explain_hint_take_an_inline_puzzle(capsys):
+    assert main(["rate", "--puzzle", TATHAM_4, "--json"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert (rec["instance"], rec["index"], rec["grade"]) == ("<puzzle>", 0, "easy")
+    assert main(["rate", "--puzzle", TATHAM_4]) == 0
+    assert "easy" in capsys.readouterr().out
+    assert main(["explain", "--puzzle", TATHAM_4]) == 0
+    assert capsys.readouterr().out.startswith("<puzzle>: easy (tatham scale)")
+    assert main(["hint", "--puzzle", TATHAM_4, "--format", "tatham"]) == 0
+    assert capsys.readouterr().out.startswith("hint (")
+    assert main(["hint", "rated.json", "--puzzle", TATHAM_4]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_rate_explain_hint_read_standard_input(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TATHAM_THREE))
+    assert main(["rate", "-", "--json"]) == 0
+    recs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["instance"], r["index"]) for r in recs] == [("<stdin>", 0), ("<stdin>", 1),
+                                                           ("<stdin>", 2)]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TATHAM_THREE))
+    assert main(["explain", "-"]) == 0
+    heads = [line.split(":")[0] for line in capsys.readouterr().out.splitlines()
+             if line.startswith("<stdin>")]
+    assert heads == ["<stdin>#1", "<stdin>#2", "<stdin>#3"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TATHAM_THREE))
+    assert main(["hint", "-", "--index", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "hint"
+
+
+def test_explain_explains_every_puzzle_of_a_collection(tatham_three, capsys):
+    grades = [r.grade for r in map(rate, formats.read_many(tatham_three))]
+    assert main(["explain", tatham_three]) == 0
+    out = capsys.readouterr().out
+    heads = [line for line in out.splitlines() if line.startswith(tatham_three)]
+    assert [h.split(": ", 1)[0] for h in heads] == [f"{tatham_three}#{k}" for k in (1, 2, 3)]
+    assert [h.split(": ", 1)[1].split(" ")[0] for h in heads] == grades  # each its own grade
+    assert main(["explain", tatham_three, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["instance"] == tatham_three
+    assert [(d["instance"], d["grade"]) for d in doc["instances"]] == [
+        (f"{tatham_three}#{k}", g) for k, g in enumerate(grades, 1)]
+    assert all(set(d) == {"instance", "grade", "steps"} for d in doc["instances"])
+    assert main(["explain", tatham_three, "--index", "3"]) == 0
+    assert capsys.readouterr().out.startswith(f"{tatham_three}#3: {grades[2]} ")
+    assert main(["rate", tatham_three, "--index", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["index"] == 1  # its place in the file, from 0
 
 
 def test_crosscheck_a_collection_prints_one_summary_per_backend(collection, capsys):
@@ -377,9 +441,9 @@ def test_quiet_and_verbose(puzzle, tmp_path, capsys):
 
 
 def _grid_lines(board) -> list[str]:
-    from futocp.cli import render
+    from futocp.cli import grid_text
 
-    return render(board, [1] * board.n_cells).splitlines()
+    return grid_text(board, [1] * board.n_cells).splitlines()
 
 
 def test_help_starts_with_a_line_and_examples(capsys):

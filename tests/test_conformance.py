@@ -12,6 +12,7 @@ import random
 import pytest
 
 from futocp.backends import REGISTRY, get_backend
+from futocp.backends.base import seed_for
 from futocp.board import Board
 from futocp.errors import UnsupportedError, UsageError
 from futocp.families import futoshiki, grid_lines, latin_square
@@ -87,7 +88,7 @@ def test_class_data_is_well_formed(name):
 def test_solves_a_futoshiki(name, filtering, small_futoshiki):
     need(name, "less")
     result = get_backend(name).solve(build_model(small_futoshiki, filtering), limit=1,
-                                     time_limit=30, seed=1)
+                                     time_limit=30, seed=seed_for(REGISTRY[name], 1))
     assert result.status is Status.SAT and result.n_solutions == 1
     assert result.backend == name
     check_all(small_futoshiki, result)
@@ -215,6 +216,16 @@ def test_a_declared_seed_changes_the_search(name):
                                             **fast).solutions)
               for seed in range(1, 7)}
     assert len(firsts) > 1
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_a_backend_without_seeds_refuses_one(name, small_futoshiki):
+    # Backend.solve refuses it, so it is refused however the backend is reached (the
+    # API, the CLI, the experiment runner: tests/test_crosscheck.py has the fan-outs)
+    if "seed" in REGISTRY[name].capabilities:
+        pytest.skip(f"{name} takes a seed")
+    with pytest.raises(UsageError, match=f"backend '{name}' takes no seed"):
+        get_backend(name).solve(build_model(small_futoshiki), seed=1)
 
 
 @pytest.mark.parametrize("name", BACKENDS)

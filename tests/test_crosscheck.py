@@ -20,6 +20,7 @@ from futocp.crosscheck import (
     disagreements,
     left_out,
 )
+from futocp.errors import FutocpError
 from futocp.families import futoshiki, latin_square
 from futocp.formats import write
 from futocp.generate import futoshiki_puzzle
@@ -176,3 +177,41 @@ def test_a_record_without_the_backends_word_says_what_stopped_it():
     assert "stopped" not in found.counters
     assert RunRecord.from_error("cpsat", True, "boom").stopped == "error"
     assert set(STOPS) >= {"found", "exhausted", "time limit", "move budget", "generation budget"}
+
+
+# ------------------------------------------------- a seed, and the backends without one
+def test_a_seed_reaches_the_backends_that_take_one_and_is_refused_when_none_does(
+        tmp_path, capsys):
+    from futocp.api import solve
+    from futocp.errors import UsageError
+    from futocp.experiments import parse_config, plan
+    from futocp.experiments.runner import solve_run
+
+    if REGISTRY["sat"].available() is not True:
+        pytest.skip("the sat backend is not available here")
+    board = latin_square(3)
+    takes = [n for n in ("sat", "listcolor") if "seed" in REGISTRY[n].capabilities]
+    assert takes == ["listcolor"]  # sat's search does not depend on a seed
+    with pytest.raises(UsageError, match="backend 'sat' takes no seed"):
+        solve(board, "sat", seed=3)  # the API
+    with pytest.raises(UsageError, match=r"none of the backends \(sat, bt\) takes a seed"):
+        crosscheck(board, "sat,bt", seed=3)
+    rows = crosscheck(board, "sat,listcolor", limit=None, seed=3)  # each as it can
+    assert [(r["backend"], r["status"], r["n_solutions"]) for r in rows] == [
+        ("sat", "sat", 12), ("listcolor", "sat", 12)]
+    path = tmp_path / "l3.json"
+    write(board, path)
+    assert main(["crosscheck", str(path), "--backends", "sat", "--seed", "3"]) == 2
+    assert "takes a seed" in capsys.readouterr().err
+    assert main(["solve", str(path), "--backend", "bt", "--seed", "3"]) == 2  # the CLI
+    assert "backend 'bt' takes no seed" in capsys.readouterr().err
+
+    text = ("instances:\n  - generate: {family: latin-square, size: 3, count: 1, seed: 1}\n"
+            "backends: [sat, bt]\nseed: 4\n")
+    with pytest.raises(FutocpError, match=r"seed: none of the backends \(sat, bt\)"):
+        parse_config(text, base_dir=tmp_path)
+    runs = plan(parse_config(text.replace("[sat, bt]", "[bt, listcolor]"), base_dir=tmp_path))
+    assert [(r["backend"], r["seed"]) for r in runs] == [("bt", 4), ("listcolor", 4)]
+    for run in runs:  # bt runs without the seed (its search uses none), listcolor with it
+        assert solve_run(run)["status"] == "sat"
+

@@ -112,6 +112,8 @@ HOSTILE: list[tuple[str, str | bytes, str | None, tuple[int, int] | None]] = [
     ("circled.tatham", "2:\u2460,0,0,0,", "found '\u2460'", (1, 3)),
     ("circled.sudoku", "\u2460" + "." * 15 + "\n", "'\u2460' is not a label", (1, 1)),
     ("kelvin.sudoku", "\u212a" + "." * 15 + "\n", "'\u212a' is not a label", (1, 1)),
+    # a line whose puzzle is empty (all of it a comment after ':'), found by fuzzing
+    ("empty-token.sudoku", ":000000000000000\n", "the line has 0 characters", (1, 1)),
     ("circled.jigsaw", "\u2460" + "." * 15 + " AABBAABBCCDDCCDD\n", "'\u2460' is not a label", (1, 1)),
     ("box.yaml", "kind: sudoku\nbox: \u2460x\u2460\n", "box: '\u2460' is not a digit 0-9", (2, 6)),
     ("box-circled.txt", "sudoku box=\u2460x2\n. .\n", "box: '\u2460' is not a digit", (1, 8)),
@@ -252,6 +254,27 @@ def test_standard_input_is_read_by_content(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"futoshiki 2\n. \xe9\n")))
     with pytest.raises(InputError, match=r"^<stdin>:2:3: not a UTF-8 text file"):
         formats.read("-")
+
+
+def test_read_text_is_the_one_reader_of_files_and_standard_input(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # what the command line reads besides puzzles (a solver's answer, a player's
+    # entries) comes through formats.read_text too: the same errors, the same limits
+    path = tmp_path / "answer.txt"
+    path.write_bytes(b"\xef\xbb\xbfv 1 -2 0\n")
+    assert formats.read_text(path) == "v 1 -2 0\n"
+    with pytest.raises(InputError, match=r"answer.txt: the file is larger than"):
+        formats.read_text(path, max_bytes=4)
+    assert formats.read_text(path, max_bytes=None) == "v 1 -2 0\n"
+    with pytest.raises(InputError, match=r"missing.txt: no such file"):
+        formats.read_text(tmp_path / "missing.txt")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff2:0,0,0,0,\n"))  # text, no bytes below
+    assert formats.read_text("-") == "2:0,0,0,0,\n"
+    monkeypatch.setattr(sys, "stdin", None)  # e.g. started with stdin closed
+    with pytest.raises(InputError, match=r"^<stdin>: there is no standard input"):
+        formats.read_text("-")
+    assert main(["solve", "-"]) == 2
+    assert capsys.readouterr().err == "futocp: error: <stdin>: there is no standard input to read\n"
 
 
 def test_extension_names_the_format_and_txt_is_sniffed(tmp_path: Path) -> None:

@@ -24,6 +24,12 @@ gives a ranked list of *members* (a backend and its options).
   definitively, the answer is the best partial one (most verified
   solutions), else ``unknown`` with the members' reasons.
 
+With ``workers`` above 1, the first member may first try alone in this process
+for a few milliseconds (:func:`first_try_budget`: ``listcolor`` with its
+compiled core, on a small model): a small board then costs no fork, and the
+other members' solver packages are not even imported; a board it does not
+settle within the budget goes on as above (only the budget is lost).
+
 A member is *eligible* when its package is installed, it is complete, and it
 takes the model (its capabilities, its size cap). The stats are the winner's,
 with ``answered_by`` (the member's backend) and ``answered_options`` (its
@@ -57,7 +63,7 @@ from ..verify import verify
 from .base import KILL_GRACE_S, Backend, Deadline, Option, active_limits, run_limits
 
 __all__ = ["AutoBackend", "Member", "features", "load_choices", "choose", "fallbacks", "CHOICES_FILE",
-           "DEFAULT_WORKERS"]
+           "DEFAULT_WORKERS", "first_try_budget", "FIRST_TRY_MAX_LITERALS", "FIRST_TRY_BUDGET_S"]
 
 CHOICES_FILE = Path(__file__).with_name("auto_choices.json")
 """The measured table of rules (see the module docstring)."""
@@ -230,6 +236,43 @@ def fallbacks(model: Model, limit: int | None, tried: Sequence[Member]) -> list[
                   if n not in names and _eligible(Member(n), model)]
 
 
+FIRST_TRY_MAX_LITERALS = 8_000
+"""The largest model (cells x values) whose first member :func:`first_try_budget` lets run
+in this process before a portfolio starts: about a 20x20 Latin square, a 16x16 Sudoku.
+Measured with the compiled core: Futoshiki up to 13x13, Sudoku 9x9 and QWH up to order
+20 answer in well under a millisecond, a 16x16 Sudoku in about 10 ms; from order 25 on
+QWH takes from milliseconds to seconds."""
+
+FIRST_TRY_BUDGET_S = 0.05
+"""Seconds of that first try: about what starting a portfolio costs (a fork, the pipe,
+the answer sent back: 25-40 ms), so that a board it does not settle loses little."""
+
+_FIRST_TRY_BACKENDS = ("listcolor",)  # in-process members that answer small boards at once
+
+
+def first_try_budget(member: Member, model: Model, memory_limit: float | None) -> float | None:
+    """Seconds for which ``member`` runs in this process before the portfolio, or None.
+
+    A portfolio costs a fork per member; on a small board its first member answers
+    in milliseconds, so auto tries it alone first: when ``member`` is ``listcolor``
+    with its compiled core, without options of its own, on a model of at most
+    :data:`FIRST_TRY_MAX_LITERALS` cells x values and at most 64 values (the
+    core's narrow lists), and no memory limit asks for a child process.
+
+    Example:
+        >>> from futocp.families import latin_square
+        >>> from futocp.model import build_model
+        >>> first_try_budget(Member("sat"), build_model(latin_square(4)), None) is None
+        True
+    """
+    if (member.backend not in _FIRST_TRY_BACKENDS or member.options or memory_limit is not None
+            or model.n_cells * model.n_values > FIRST_TRY_MAX_LITERALS or model.n_values > 64):
+        return None
+    from .listcolor import core_available
+
+    return FIRST_TRY_BUDGET_S if core_available() else None
+
+
 def _definitive(result: Result, limit: int | None) -> bool:
     if result.status is Status.UNSAT:
         return True
@@ -370,9 +413,14 @@ class AutoBackend(Backend):
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
-        members, rule = self._members(model, limit, options)
         deadline = Deadline(time_limit)
         memory_limit = active_limits().memory_limit
+        if options["workers"] > 1:  # before a portfolio, its first member alone, if it is quick
+            first, rule = self._members(model, limit, {**options, "workers": 1})
+            quick = self._first_try(model, first[0], limit, deadline, seed, memory_limit)
+            if quick is not None:  # answered in this process: no fork, no other member imported
+                return self._answer(model, quick, first[:1], rule, time_limit, deadline)
+        members, rule = self._members(model, limit, options)
         side_by_side = min(options["workers"], len(members))
         if side_by_side > 1 and fork_available():
             run, ran = self._portfolio(model, members[:side_by_side], limit, deadline, seed,
@@ -387,6 +435,20 @@ class AutoBackend(Backend):
         else:
             run, ran = self._in_turn(model, members, limit, deadline, seed, memory_limit)
         return self._answer(model, run, ran, rule, time_limit, deadline)
+
+    def _first_try(self, model: Model, member: Member, limit: int | None, deadline: Deadline,
+                   seed: int | None, memory_limit: float | None) -> _Run | None:
+        """``member`` alone in this process for :func:`first_try_budget` seconds: its run
+        when it answered definitively, else None (the members then run as chosen; only
+        the budget is lost)."""
+        budget = first_try_budget(member, model, memory_limit)
+        if budget is None:
+            return None
+        left = deadline.remaining()
+        run, _ = self._in_turn(model, [member], limit,
+                               Deadline(budget if left is None else min(budget, left)), seed,
+                               memory_limit, fallback=True)
+        return run if run.winner is not None else None
 
     def _in_turn(self, model: Model, members: Sequence[Member], limit: int | None,
                  deadline: Deadline, seed: int | None, memory_limit: float | None,

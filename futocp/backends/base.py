@@ -58,7 +58,7 @@ from ..result import Result, Status
 from ..verify import verify
 
 __all__ = ["Option", "Backend", "Deadline", "DeadlinePassed", "RunLimits", "run_limits",
-           "active_limits", "decided_values", "KILL_GRACE_S"]
+           "active_limits", "decided_values", "seed_for", "KILL_GRACE_S"]
 
 KILL_GRACE_S = 0.3
 """Seconds a child that honours the time limit itself gets beyond it before it is killed."""
@@ -278,6 +278,19 @@ def _check_memory_limit(memory_limit: Any) -> None:
         raise UsageError(f"memory limit must be a positive number of MB, got {memory_limit!r}")
 
 
+def seed_for(backend: type[Backend] | Backend, seed: int | None) -> int | None:
+    """The seed to give ``backend`` in a run that hands one seed to several backends (a
+    crosscheck, an experiment, auto's members): ``seed`` when the backend takes one,
+    else None (:meth:`Backend.solve` refuses a seed the backend has no use for).
+
+    Example:
+        >>> from futocp.backends import REGISTRY
+        >>> seed_for(REGISTRY["cpsat"], 3), seed_for(REGISTRY["sat"], 3)
+        (3, None)
+    """
+    return seed if "seed" in backend.capabilities else None
+
+
 def decided_values(model: Model) -> tuple[int, ...] | None:
     """The value index of every cell when every list is a single value, else None.
 
@@ -447,7 +460,9 @@ class Backend:
             model: The Model.
             limit: Most solutions (None = all).
             time_limit: Seconds for encoding and search, or None.
-            seed: Random seed, or None.
+            seed: Random seed, or None; refused (UsageError) by a backend without the
+                capability ``seed``: its search does not depend on one (a caller that
+                hands one seed to several backends gives it with :func:`seed_for`).
             memory_limit: MB the solve may use (default: :func:`run_limits`'s, else
                 none); past it the answer is ``unknown`` with the reason.
             isolate: Run in a child process (default: :func:`run_limits`'s, else
@@ -459,6 +474,9 @@ class Backend:
             solver crashed (in a child process) or answered garbage.
         """
         opts = self.parse_options(options)
+        if seed is not None and "seed" not in self.capabilities:
+            raise UsageError(f"backend {self.name!r} takes no seed (its search does not depend "
+                             "on one); leave the seed out")
         if limit is not None and (not isinstance(limit, int) or limit < 1):
             raise UsageError(f"limit must be a positive integer or None, got {limit!r}")
         if time_limit is not None and time_limit <= 0:

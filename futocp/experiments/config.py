@@ -81,7 +81,8 @@ TOP_KEYS: dict[str, str] = {
     "time_limit": "seconds per run, or null for none; default 60",
     "limit": "solutions per run, null or 'all' for every solution; default 1",
     "filtering": "lists | gac | none, or a list of them to sweep; default lists",
-    "seed": "seed passed to the backends (repetition r gets seed + r); default null",
+    "seed": "seed passed to the backends that use one (repetition r gets seed + r; refused "
+            "when none does); default null",
     "executor": "local | dask; default local",
     "workers": "runs in parallel; default 1 (fair timing)",
     "scheduler": "dask scheduler address (tcp://host:8786); none = a LocalCluster",
@@ -376,6 +377,10 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
             report_metric = rd.scalar(rep["metric"][1], "report.metric", _is_name, "a column name")
 
     backends = _backends(rd, top["backends"][1])
+    if seed is not None and not any("seed" in REGISTRY[b.name].capabilities for b in backends):
+        raise rd.error(top["seed"][0], f"seed: none of the backends "
+                       f"({', '.join(dict.fromkeys(b.name for b in backends))}) takes a seed "
+                       "(their searches do not depend on one); leave it out")
     per_instance = len(filtering) * sum(b.repetitions or repetitions for b in backends)
     instances = _instances(rd, top["instances"][1], base, per_instance)
     runs = len(instances) * per_instance

@@ -48,6 +48,7 @@ from importlib import metadata
 from typing import Any
 
 from ..backends import REGISTRY, get_backend, solver_packages
+from ..backends.base import seed_for
 from ..errors import FutocpError, ResourceError, ServiceUnavailable, UnsupportedError, UsageError
 from ..model import build_model
 from ..records import RunRecord
@@ -139,8 +140,8 @@ def solve_run(task: Mapping[str, Any]) -> dict[str, Any]:
 
         def attempt(limit_s: float | None) -> Result:
             return backend.solve(model, limit=task["limit"], time_limit=limit_s,
-                                 seed=task["seed"], memory_limit=task.get("memory_limit"),
-                                 **dict(task["options"]))
+                                 memory_limit=task.get("memory_limit"),
+                                 seed=seed_for(backend, task["seed"]), **dict(task["options"]))
 
         try:
             result = attempt(time_limit)

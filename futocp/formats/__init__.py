@@ -36,7 +36,7 @@ from .text import TEXT
 from .towers import TOWERS
 
 __all__ = ["FORMATS", "COLLECTION_FORMATS", "Format", "detect", "loads", "loads_many", "read",
-           "read_many", "dumps", "write", "format_solution"]
+           "read_many", "read_text", "dumps", "write", "format_solution", "STDIN"]
 
 FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, KEEN, TOWERS, SOLO,
                                                        PLS, DZN, JIGSAW, SUDOKU)}
@@ -137,26 +137,56 @@ def loads(text: str, format: str | None = None, source: str = "<string>") -> Boa
     return loads_many(text, format, source)[0]
 
 
-def _read_text(path: str | os.PathLike[str]) -> str:
-    """The text of a file (``-``: standard input), at most MAX_FILE_BYTES, UTF-8."""
+def read_text(path: str | os.PathLike[str], max_bytes: int | None = MAX_FILE_BYTES) -> str:
+    """The text of a file (``-``: standard input), UTF-8 with or without a byte-order mark.
+
+    Every reader of futocp takes its text from here (instance files, and the
+    command line's other inputs: a solver's answer, a formula, a player's entries).
+
+    Args:
+        path: The file, or ``-`` for standard input.
+        max_bytes: The most bytes read (default :data:`~futocp.formats.limits.MAX_FILE_BYTES`;
+            None: no limit).
+
+    Raises:
+        InputError: naming the file: missing, a directory, unreadable, too large, or
+            not UTF-8 (with the line and column of the first bad byte).
+    """
     name = os.fspath(path)
     if name == STDIN:
-        return decode_text(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "<stdin>")
+        return _stdin_text(max_bytes)
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+            data = fh.read() if max_bytes is None else fh.read(max_bytes + 1)
     except FileNotFoundError:
         raise InputError("no such file", name) from None
     except IsADirectoryError:
         raise InputError("is a directory, not an instance file", name) from None
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), name) from None
-    return decode_text(data, name)
+    return decode_text(data, name, max_bytes)
+
+
+def _stdin_text(max_bytes: int | None) -> str:
+    """Standard input's text: its bytes decoded as a file's are, or the text of a
+    stream without bytes underneath (``io.StringIO``)."""
+    stream = sys.stdin
+    if stream is None:
+        raise InputError("there is no standard input to read", "<stdin>")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        return decode_text(buffer.read() if max_bytes is None else buffer.read(max_bytes + 1),
+                           "<stdin>", max_bytes)
+    text = stream.read() if max_bytes is None else stream.read(max_bytes + 1)
+    if max_bytes is not None and len(text.encode("utf-8")) > max_bytes:
+        raise InputError(f"the input is larger than {max_bytes / 2**20:g} MiB, the most futocp "
+                         "reads", "<stdin>")
+    return strip_bom(text)
 
 
 def read_many(path: str | os.PathLike[str], format: str | None = None) -> list[Board]:
     """Every board in a file (``-`` reads standard input)."""
-    text = _read_text(path)
+    text = read_text(path)
     name = os.fspath(path)
     source = "<stdin>" if name == STDIN else name
     fmt = format or detect(name, text)

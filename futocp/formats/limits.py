@@ -224,15 +224,21 @@ def check_side(n: int, source: str, line: int | None = None, column: int | None 
     return n
 
 
-def decode_text(data: bytes, source: str) -> str:
+def decode_text(data: bytes, source: str, max_bytes: int | None = MAX_FILE_BYTES) -> str:
     """The text of a file's bytes: UTF-8, with or without a byte-order mark.
 
+    Args:
+        data: The bytes.
+        source: The file's name, for the errors.
+        max_bytes: The most bytes accepted (None: no limit, for files futocp does not
+            parse as puzzles, such as a solver's answer).
+
     Raises:
-        InputError: for more than :data:`MAX_FILE_BYTES` bytes, or bytes that are
-            not UTF-8 (with the line and column of the first bad byte).
+        InputError: for more than ``max_bytes`` bytes, or bytes that are not UTF-8
+            (with the line and column of the first bad byte).
     """
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the most "
+    if max_bytes is not None and len(data) > max_bytes:
+        raise InputError(f"the file is larger than {max_bytes / 2**20:g} MiB, the most "
                          "futocp reads", source)
     try:
         text = data.decode("utf-8")

@@ -84,12 +84,12 @@ def square_hint(length: int) -> str:
     """What a line of ``length`` characters lacks: the nearest n*n a puzzle line has.
 
     Example:
-        >>> square_hint(80), square_hint(1), square_hint(2000)
-        ('n*n (81 for 9x9)', 'n*n (4 for 2x2)', 'n*n, at most 1225 (35x35)')
+        >>> square_hint(80), square_hint(1), square_hint(0), square_hint(2000)
+        ('n*n (81 for 9x9)', 'n*n (4 for 2x2)', 'n*n (4 for 2x2)', 'n*n, at most 1225 (35x35)')
     """
     if length > MAX_SIDE * MAX_SIDE:
         return f"n*n, at most {MAX_SIDE * MAX_SIDE} ({MAX_SIDE}x{MAX_SIDE})"
-    root = math.isqrt(length)
+    root = max(2, math.isqrt(length))  # an empty token (a line ':...') is nearest 2x2
     n = min((k for k in (root, root + 1) if 2 <= k <= MAX_SIDE), key=lambda k: abs(k * k - length))
     return f"n*n ({n * n} for {n}x{n})"
 
