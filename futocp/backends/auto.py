@@ -245,7 +245,8 @@ QWH takes from milliseconds to seconds."""
 
 FIRST_TRY_BUDGET_S = 0.05
 """Seconds of that first try: about what starting a portfolio costs (a fork, the pipe,
-the answer sent back: 25-40 ms), so that a board it does not settle loses little."""
+the answer sent back: 10-40 ms with the machine's load), so that a board it does not
+settle loses little."""
 
 _FIRST_TRY_BACKENDS = ("listcolor",)  # in-process members that answer small boards at once
 
