@@ -440,7 +440,7 @@ def test_new_takes_only_family_parameters(capsys, param):
     # size, less and givens are build()'s own arguments, not parameters of the family
     assert main(["new", "sudoku", "--param", param]) == 2
     err = capsys.readouterr().err
-    assert f"family sudoku has no parameter {param.split('=')[0]!r} (its parameters: box)" in err
+    assert f"family sudoku has no parameter {param.split('=')[0]!r} (its parameters: box, difficulty, symmetry)" in err
 
 
 def test_shell_completion(tmp_path):
