@@ -69,12 +69,6 @@ PEER_SOLVERS = {"cadical": "cadical195", "kissat": "kissat404"}
 #: The rules of the table that this benchmark does not measure, with the measurement
 #: behind each (docs/performance.md); the QWH rules come after them, then DEFAULT_RULE.
 FIXED_RULES: list[dict[str, Any]] = [
-    {"name": "towers", "when": {"kind": ["towers"]},
-     "members": [{"backend": "cpsat"}, {"backend": "sat"}, {"backend": "listcolor"}],
-     "why": "Towers: on 9x9 unreasonable ids (limit 2, "
-            "benchmarks/tatham_games.py) cpsat 0.27 s median / 0.78 s largest and sat "
-            "0.28 / 0.43 s, where listcolor took 0.39 / 23.5 s (a heavy tail); first, "
-            "counting included"},
     {"name": "enumerate", "when": {"enumerate": True},
      "members": [{"backend": "listcolor"}, {"backend": "cpsat"}],
      "why": "counting: listcolor is the fastest counter (count_rank 0, benchmarks/sudoku.py), "

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .errors import UnsupportedError
@@ -120,6 +121,12 @@ class Diagram:
         """The same diagram with every label mapped (labels -> value indices -> bits)."""
         return Diagram(tuple(tuple((s, mapping(label), t) for s, label, t in arcs)
                              for arcs in self.layers), self.levels)
+
+    @cached_property
+    def as_bits(self) -> Diagram:
+        """The diagram of value indices with each label ``v`` as the bit ``1 << v``
+        (what :func:`supports` takes), made once."""
+        return self.relabel(_bit)
 
     # ------------------------------------------------------------ builders
     @classmethod
@@ -253,6 +260,10 @@ class Diagram:
             reach = set(nxt)
             number = nxt
         return Diagram(tuple(layers), tuple(levels))
+
+
+def _bit(v: int) -> int:
+    return 1 << v
 
 
 def _order(label: Any) -> tuple[int, Any]:

@@ -380,7 +380,7 @@ class Model:
                 d = self.diagram(rel, full=True)
             except TableTooLarge:
                 continue
-            bitted = d.relabel(lambda v: 1 << v)
+            bitted = d.as_bits
             out.append((rel.cells, bitted.layers, bitted.levels))
         return tuple(out)
 

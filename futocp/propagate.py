@@ -158,6 +158,8 @@ def filter_lists_python(n_cells: int, domains: Sequence[int], groups: Groups, le
     for di, (cells, _, _) in enumerate(diagrams):
         for c in cells:
             cell_diagrams[c].append(di)
+    pending = [False] * len(diagrams)  # diagrams to revise, revised when the queue is empty
+    dirty: list[int] = []
 
     if touched is None:
         queue = list(range(n_cells))
@@ -230,10 +232,17 @@ def filter_lists_python(n_cells: int, domains: Sequence[int], groups: Groups, le
             for x in changed:
                 push(x)
         for di in cell_diagrams[c]:
+            if not pending[di]:
+                pending[di] = True
+                dirty.append(di)
+        # the diagrams (the costliest rule) once the other rules are at a fixpoint
+        while not queue and dirty:
+            di = dirty.pop()
+            pending[di] = False
             on, layers, levels = diagrams[di]
             kept = supports(layers, levels, [doms[x] for x in on])
             if kept is None:
-                return fail(c)
+                return fail(on[0])
             for x, keep in zip(on, kept, strict=True):
                 nd = doms[x] & keep
                 if nd != doms[x]:

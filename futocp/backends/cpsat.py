@@ -62,8 +62,8 @@ The specialised ones:
 Option ``nary`` chooses, for these n-ary kinds (cages have ``cage``), between
 the ``specialised`` encodings and the ``generic`` decomposition; ``auto``
 (default) takes :data:`AUTO_NARY`, by measurement (``benchmarks/tatham_games.py``:
-on 9x9 Towers of Tatham's hardest grade the specialised encoding took 0.24 s
-at the median, the diagram 0.72 s; on 9x9 Keen both take 0.02-0.03 s).
+on 9x9 Towers of Tatham's hardest grade the specialised encoding took 0.26 s
+at the median, the diagram 0.75 s; on 9x9 Keen both take 0.03-0.04 s).
 
 Options ``workers`` (default 1, for reproducible timing) and ``seed``.
 Enumeration beyond one solution uses a solution callback that stops at the limit.

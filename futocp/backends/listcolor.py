@@ -319,7 +319,7 @@ def _diagram(model: Model, rel: Relation, at: Callable[[int], int]
                         tuple[int, ...]]:
     """``(internal cells, layers, levels)`` of an n-ary relation's diagram on every
     value (shared by the models of one structure), labels as bits."""
-    d = model.diagram(rel, full=True).relabel(lambda v: 1 << v)
+    d = model.diagram(rel, full=True).as_bits
     return tuple(map(at, rel.cells)), d.layers, d.levels
 
 

@@ -61,8 +61,8 @@ the line (``("top", i, j, v)``: the first j cells hold a value >= v), a
 before it) and a cardinality constraint (``card``) on them. Option ``nary``
 (:data:`NARY_CHOICES`) chooses; ``auto`` (default) takes :data:`AUTO_NARY`,
 by measurement (``benchmarks/tatham_games.py``: on 9x9 Towers of Tatham's
-hardest grade the specialised encoding took 0.28 s at the median, the
-diagram 0.52 s).
+hardest grade the specialised encoding took 0.26 s at the median, the
+diagram 0.41 s).
 
 A cage's sum (labels pairwise different, summing to S) is encoded by option
 ``cage``:
