@@ -96,7 +96,9 @@ def _board_check(board):
             if none.domains[cell] >> v & 1 and not gac.domains[cell] >> v & 1:
                 placed = board.with_clues({**clued, cell: gac.values[v]})
                 assert brute_force_count(placed, 1) == 0, (cell, gac.values[v])
-    fixed = sum(1 for c, d in enumerate(gac.domains) if d & (d - 1) == 0 and c not in clued)
+    # a one-cell relation (a Keen or Killer cage of one cell) is a given too: not counted
+    given = {*clued, *(r.cells[0] for r in board.relations if len(r.cells) == 1)}
+    fixed = sum(1 for c, d in enumerate(gac.domains) if d & (d - 1) == 0 and c not in given)
     assert gac.stats["fixed_cells"] == fixed >= lists.stats["fixed_cells"]
     assert gac.stats["removed_values"] >= lists.stats["removed_values"]
 
