@@ -34,7 +34,8 @@ from futocp.reproduce.markdown import machine, markdown_section  # noqa: E402
 
 INTRO = """# Reproductions of the seed papers
 
-Each section re-runs one table (or the procedures) of a seed paper with futocp,
+Each section re-runs one table (or the procedures) of a seed paper with futocp
+(the papers, seed 000 to 004: [bibliography.md](bibliography.md)),
 puts the paper's numbers beside ours, row by row, and gives a verdict (JSON key
 `verdict`): `agrees`, `differs`, `not comparable` or `paper anomaly`. The
 experiments, the paper data and the reading of each paper follow the project's
