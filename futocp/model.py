@@ -55,7 +55,13 @@ from .board import Board, Label
 from .errors import UnsupportedError, UsageError
 from .gac import gac_filter
 from .propagate import bits, filter_lists
-from .relations import Relation, cage_combinations, get_kind, support_masks
+from .relations import (
+    Relation,
+    allowed_tuples,
+    cage_combinations,
+    get_kind,
+    support_masks,
+)
 
 __all__ = [
     "Permutation",
@@ -279,6 +285,19 @@ class Model:
         """The allowed ``(value of a, value of b)`` index pairs of a binary relation."""
         fwd, _ = self.support(rel)
         return [(i, j) for i, mask in enumerate(fwd) for j in bits(mask)]
+
+    def allowed_tuples(self, rel: Relation, max_candidates: int | None = None
+                       ) -> list[tuple[int, ...]]:
+        """The allowed value-index tuples of a relation of any arity, over its cells'
+        current lists (:func:`~futocp.relations.allowed_tuples`: the generic
+        decomposition of an n-ary kind a backend has no specialised encoding of).
+
+        Raises:
+            UnsupportedError: when the lists give more than ``max_candidates`` tuples to
+                try (None: :data:`~futocp.relations.MAX_TUPLE_CANDIDATES`).
+        """
+        return allowed_tuples(get_kind(rel.kind), self.values,
+                              [self.domain(c) for c in rel.cells], rel.param_map, max_candidates)
 
     def combinations(self, rel: Relation) -> tuple[int, ...]:
         """A cage's label sets (bit sets of value indices) of the right size and sum."""

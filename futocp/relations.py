@@ -46,7 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import BoardError
+from .errors import BoardError, UnsupportedError
 
 __all__ = [
     "RelationKind",
@@ -56,9 +56,12 @@ __all__ = [
     "unregister",
     "get_kind",
     "binary_kinds",
+    "nary_kinds",
     "implied_kinds",
     "support_masks",
     "cage_combinations",
+    "allowed_tuples",
+    "MAX_TUPLE_CANDIDATES",
 ]
 
 
@@ -200,6 +203,11 @@ def binary_kinds() -> tuple[str, ...]:
     return tuple(k.name for k in RELATIONS.values() if k.binary)
 
 
+def nary_kinds() -> tuple[str, ...]:
+    """The names of the n-ary kinds (arity None), in registration order."""
+    return tuple(k.name for k in RELATIONS.values() if not k.binary)
+
+
 def implied_kinds() -> frozenset[str]:
     """The names of the kinds marked ``implied``."""
     return frozenset(k.name for k in RELATIONS.values() if k.implied)
@@ -263,6 +271,67 @@ def cage_combinations(values: Sequence[int], size: int, total: int) -> list[int]
             walk(i + 1, left - 1, rest - v, mask | 1 << i)
 
     walk(0, size, total, 0)
+    return out
+
+
+MAX_TUPLE_CANDIDATES = 1_000_000
+""":func:`allowed_tuples` refuses to look at more candidate tuples than this."""
+
+
+def allowed_tuples(kind: RelationKind, values: Sequence[Any], lists: Sequence[Sequence[int]],
+                   params: Mapping[str, int], max_candidates: int | None = None
+                   ) -> list[tuple[int, ...]]:
+    """The generic decomposition of a relation of any arity: the tuples of value
+    indices, one from each cell's list, whose labels satisfy the kind's meaning.
+
+    A backend without a specialised encoding of an n-ary kind posts these as a
+    table (or its linearisation). The candidates are the product of the lists
+    (tuples that repeat a value are skipped at once for a ``distinct`` kind).
+
+    Args:
+        kind: The kind's record.
+        values: The labels, indexed by value index.
+        lists: Per cell of the relation, its value indices.
+        params: The relation's parameters.
+        max_candidates: The largest product of the list lengths looked at (None:
+            :data:`MAX_TUPLE_CANDIDATES`).
+
+    Raises:
+        UnsupportedError: when the product of the list lengths exceeds ``max_candidates``.
+
+    Example:
+        >>> allowed_tuples(RELATIONS["cage"], (1, 2, 3), [[0, 1, 2]] * 2, {"sum": 4})
+        [(0, 2), (2, 0)]
+    """
+    if max_candidates is None:
+        max_candidates = MAX_TUPLE_CANDIDATES
+    size = 1
+    for lst in lists:
+        size *= len(lst)
+    if size > max_candidates:
+        raise UnsupportedError(
+            f"the {kind.name} relation over {len(lists)} cells has {size:,} candidate tuples "
+            f"(more than {max_candidates:,}): too many for a table")
+    out: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def walk(i: int) -> None:
+        if i == len(lists):
+            try:
+                ok = kind.holds(tuple(values[v] for v in chosen), params)
+            except TypeError:
+                ok = False
+            if ok:
+                out.append(tuple(chosen))
+            return
+        for v in lists[i]:
+            if kind.distinct and v in chosen:
+                continue
+            chosen.append(v)
+            walk(i + 1)
+            chosen.pop()
+
+    walk(0)
     return out
 
 

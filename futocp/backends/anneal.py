@@ -531,7 +531,7 @@ class AnnealBackend(Backend):
             raise UsageError(f"option trace={opts['trace']!r}: must be at least 0 (0 = none)")
         return opts
 
-    def compile(self, model: Model, **options: Any) -> AnnealProgram:
+    def compile(self, model: Model, /, **options: Any) -> AnnealProgram:
         """The energy structure the annealing runs on (:class:`AnnealProgram`)."""
         opts = self.parse_options(options)
         return compile_anneal(model, opts["move"], opts["partition"])

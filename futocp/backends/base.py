@@ -49,7 +49,7 @@ from typing import Any, ClassVar
 
 from ..errors import BackendUnavailable, UnsupportedError, UsageError
 from ..model import Model
-from ..relations import binary_kinds
+from ..relations import binary_kinds, nary_kinds
 from ..result import Result, Status
 from ..verify import verify
 
@@ -303,10 +303,14 @@ class Backend:
     @classmethod
     def supported(cls) -> frozenset[str]:
         """The model features the backend handles: its capabilities, with
-        ``binary`` standing for every binary relation kind of the registry."""
-        if "binary" in cls.capabilities:
-            return cls.capabilities | frozenset(binary_kinds())
-        return cls.capabilities
+        ``binary`` standing for every binary relation kind of the registry and
+        ``nary`` for every n-ary one."""
+        out = cls.capabilities
+        if "binary" in out:
+            out = out | frozenset(binary_kinds())
+        if "nary" in cls.capabilities:
+            out = out | frozenset(nary_kinds())
+        return out
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -374,11 +378,11 @@ class Backend:
                     f"{need:,.0f} MB")
         return None
 
-    def compile(self, model: Model, **options: Any) -> Any:
+    def compile(self, model: Model, /, **options: Any) -> Any:
         """The native formulation of ``model`` (for inspection and export)."""
         raise NotImplementedError
 
-    def solve(self, model: Model, *, limit: int | None = 1, time_limit: float | None = None,
+    def solve(self, model: Model, /, *, limit: int | None = 1, time_limit: float | None = None,
               seed: int | None = None, memory_limit: float | None = None,
               isolate: bool | None = None, **options: Any) -> Result:
         """Solve ``model``: up to ``limit`` solutions (None = all) within ``time_limit`` s.

@@ -275,7 +275,7 @@ class GeneticBackend(Backend):
                 raise UsageError(f"option {key}={opts[key]!r}: must be a probability in [0, 1]")
         return opts
 
-    def compile(self, model: Model, **options: Any) -> GeneticProgram:
+    def compile(self, model: Model, /, **options: Any) -> GeneticProgram:
         """The graph-colouring structure the GA runs on (:class:`GeneticProgram`)."""
         opts = self.parse_options(options)
         return compile_genetic(model, opts["partition"])

@@ -599,7 +599,7 @@ class PyconstraintBackend(Backend):
         Option("steps", int, 1000, None, "minconflicts: most steps before giving up"),
     )
 
-    def compile(self, model: Model, **options: Any) -> Any:
+    def compile(self, model: Model, /, **options: Any) -> Any:
         """The ``constraint.Problem`` for ``model`` (variables are cell numbers)."""
         return _compile(model, self.parse_options(options))
 
