@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from . import __version__, formats, textview
+from .answers import answer_format, decode_answer
 from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, backend_table
 from .backends.base import run_limits
@@ -656,6 +657,8 @@ def cmd_decode(args: argparse.Namespace) -> int:
             if not solutions:
                 raise InputError("no solution line in the MiniZinc output", args.model)
             values = solutions[0]
+        elif answer_format(answer) is not None:  # HiGHS / SCIP solution, z3 model: names suffice
+            values = decode_answer(board, answer, source=args.model)
         else:
             formula = export(model, "dimacs", **parse_opts(args.opt))
             values = decode(board, formula, answer, model_source=args.model,
@@ -1541,8 +1544,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_crosscheck)
 
-    p = sub.add_parser("export", help="write the instance as DIMACS, OPB, a CP-SAT proto or "
-                       "MiniZinc")
+    p = sub.add_parser("export", help="write the instance as DIMACS, OPB, a CP-SAT proto, "
+                       "MiniZinc, MPS, CPLEX LP or SMT-LIB 2")
     _add_instances(p, "a collection needs --index")
     p.add_argument("--to", required=True, choices=sorted(EXPORTERS),
                    help="the formula's format: " + ", ".join(sorted(EXPORTERS)))
@@ -1557,8 +1560,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "solution",
                        description="Read the answer of an external solver on a formula made "
                        "by 'futocp export' (DIMACS 'v' lines, MiniSat's result file 'SAT' + "
-                       "literals, a PB solver's 'v x1 -x2', or MiniZinc output) and print the "
-                       "solution, verified. Exit 1 when it fails verification.")
+                       "literals, a PB solver's 'v x1 -x2', MiniZinc output, a HiGHS or SCIP "
+                       "solution file, z3's model) and print the solution, verified. Exit 1 "
+                       "when it fails verification.")
     _add_instances(p, "a collection needs --index")
     p.add_argument("model", help="the solver's output (DIMACS 'v' lines, MiniSat's 'SAT' file, "
                                  "OPB, or MiniZinc output)")

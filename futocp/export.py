@@ -15,7 +15,17 @@
   ``sum label * x = S``, with the same map in ``*`` comment lines;
 * ``cpsat`` -- the CP-SAT model proto as text (option ``formulation``), with
   the backend's encodings of every relation kind;
-* ``mzn`` -- a MiniZinc model with its data (:func:`futocp.mzn.to_mzn`).
+* ``mzn`` -- a MiniZinc model with its data (:func:`futocp.mzn.to_mzn`);
+* ``mps``, ``lp`` -- the ``mip`` backend's binary program in free MPS or CPLEX
+  LP format (:class:`futocp.backends.mip.LinearModel`), read by HiGHS, SCIP and
+  most MIP solvers;
+* ``smt2`` -- the ``smt`` backend's z3 model (option ``model``: ``int`` or
+  ``bool``) as SMT-LIB 2 with ``(check-sat)`` and ``(get-model)``.
+
+The variables of ``mps``, ``lp`` and ``smt2`` are named after their cell and
+value (``x_C_V``, ``x_C``, ``b_C_V``), so that a HiGHS or SCIP solution file or
+z3's model output decodes with the board alone (:mod:`futocp.answers`;
+:func:`decode` takes them too).
 
 Example:
     >>> from futocp.families import latin_square
@@ -38,14 +48,16 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .answers import answer_format, decode_answer, one_label_per_cell
 from .board import Board, Label
 from .errors import InputError, UsageError
 from .model import Model
 
-__all__ = ["EXPORTERS", "export", "to_dimacs", "to_opb", "to_cpsat", "decode", "read_var_map"]
+__all__ = ["EXPORTERS", "export", "to_dimacs", "to_opb", "to_cpsat", "to_mps", "to_lp", "to_smt2",
+           "decode", "read_var_map"]
 
 
-def to_dimacs(model: Model, **options: Any) -> str:
+def to_dimacs(model: Model, /, **options: Any) -> str:
     """The CNF of the ``sat`` backend in DIMACS, with the variable map as comments.
 
     Args:
@@ -59,7 +71,7 @@ def to_dimacs(model: Model, **options: Any) -> str:
     return SatBackend().compile(model, **options).to_dimacs()
 
 
-def to_opb(model: Model, **options: Any) -> str:
+def to_opb(model: Model, /, **options: Any) -> str:
     """A pseudo-Boolean (OPB) formulation over the direct variables.
 
     Args:
@@ -72,7 +84,7 @@ def to_opb(model: Model, **options: Any) -> str:
     return SatBackend().compile(model, **options).to_opb()
 
 
-def to_cpsat(model: Model, **options: Any) -> str:
+def to_cpsat(model: Model, /, **options: Any) -> str:
     """The CP-SAT model proto as text.
 
     Args:
@@ -84,11 +96,47 @@ def to_cpsat(model: Model, **options: Any) -> str:
     return CpsatBackend().compile(model, **options).proto_text()
 
 
+def to_mps(model: Model, /, **options: Any) -> str:
+    """The ``mip`` backend's binary program in free MPS format.
+
+    Args:
+        model: The Model.
+        **options: ``mip`` backend options (accepted; none changes the program).
+    """
+    from .backends.mip import MipBackend
+
+    return MipBackend().compile(model, **options).to_mps()
+
+
+def to_lp(model: Model, /, **options: Any) -> str:
+    """The ``mip`` backend's binary program in CPLEX LP format (options as :func:`to_mps`)."""
+    from .backends.mip import MipBackend
+
+    return MipBackend().compile(model, **options).to_lp()
+
+
+def to_smt2(model: Model, /, **options: Any) -> str:
+    """The ``smt`` backend's z3 model as SMT-LIB 2 (needs ``z3-solver``).
+
+    Args:
+        model: The Model.
+        **options: ``smt`` backend options (``model``: ``int`` or ``bool``; ``occurrences``).
+    """
+    from .backends.smt import SmtBackend
+
+    backend = SmtBackend()
+    backend.check(model)  # z3 must be there
+    return backend.compile(model, **options).to_smt2()
+
+
 EXPORTERS: dict[str, Callable[[Model, dict[str, Any]], str]] = {
     "dimacs": lambda model, options: to_dimacs(model, **options),
     "opb": lambda model, options: to_opb(model, **options),
     "cpsat": lambda model, options: to_cpsat(model, **options),
     "mzn": lambda model, options: _to_mzn(model, **options),
+    "mps": lambda model, options: to_mps(model, **options),
+    "lp": lambda model, options: to_lp(model, **options),
+    "smt2": lambda model, options: to_smt2(model, **options),
 }
 
 
@@ -98,7 +146,7 @@ def _to_mzn(model: Model, **options: Any) -> str:
     return to_mzn(model, **options)
 
 
-def export(model: Model, to: str, **options: Any) -> str:
+def export(model: Model, to: str, /, **options: Any) -> str:
     """The text of ``model`` in format ``to`` (a key of :data:`EXPORTERS`).
 
     Raises:
@@ -216,11 +264,14 @@ def decode(board_or_model: Board | Model, formula_text: str, model_text: str, *,
 
     Args:
         board_or_model: The Board (or Model) the formula was exported from.
-        formula_text: The exported DIMACS or OPB text (or just its comment lines).
+        formula_text: The exported DIMACS or OPB text (or just its comment lines);
+            for an MPS, LP or SMT-LIB export, that text (its first line is checked
+            against the board) or an empty string.
         model_text: The solver's answer: ``v`` lines (``v 1 -2 3 ... 0``, or
             ``v x1 -x2`` from a PB solver), MiniSat's result file (a ``SAT`` line,
             then the literals; ``UNSAT`` or ``INDET`` is an error), or plain
-            integers; ``s`` and ``c`` lines are skipped.
+            integers; ``s`` and ``c`` lines are skipped. A HiGHS or SCIP solution
+            file or z3's model output is read by :func:`futocp.answers.decode_answer`.
         formula_source: The name of the formula in error messages (its file).
         model_source: The name of the model in error messages (its file).
 
@@ -232,6 +283,12 @@ def decode(board_or_model: Board | Model, formula_text: str, model_text: str, *,
             board, or a model that gives a cell no label or two.
     """
     board = board_or_model.board if isinstance(board_or_model, Model) else board_or_model
+    if answer_format(model_text) is not None:
+        head = re.search(r"futocp (?:mip|smt \w+) cells (\d+)", formula_text[:300])
+        if head and int(head.group(1)) != board.n_cells:
+            raise InputError(f"the formula is for {head.group(1)} cells, the board has "
+                             f"{board.n_cells}", formula_source)
+        return decode_answer(board, model_text, source=model_source)
     n_cells, var_map, fixed = read_var_map(formula_text, formula_source)
     if n_cells != board.n_cells:
         raise InputError(f"the formula is for {n_cells} cells, the board has {board.n_cells}",
@@ -241,16 +298,11 @@ def decode(board_or_model: Board | Model, formula_text: str, model_text: str, *,
     for var, (c, label) in var_map.items():
         if var in true:
             chosen.setdefault(c, []).append(label)
+    out = one_label_per_cell(board, chosen, "the model", "is it a model of this formula?",
+                             model_source)
     values = set(board.values)
-    out: list[Label] = []
-    for c in range(board.n_cells):
-        labels = chosen.get(c, [])
-        if len(labels) != 1:
-            what = "no label" if not labels else f"{len(labels)} labels"
-            raise InputError(f"the model gives cell {board.cell_name(c)} {what}; "
-                             f"is it a model of this formula?", model_source)
-        if labels[0] not in values:
-            raise InputError(f"label {labels[0]!r} of cell {board.cell_name(c)} is not a label "
+    for c, label in enumerate(out):
+        if label not in values:
+            raise InputError(f"label {label!r} of cell {board.cell_name(c)} is not a label "
                              f"of this board", formula_source)
-        out.append(labels[0])
     return tuple(out)
