@@ -1,8 +1,8 @@
 """Choco backend: the classic propagation-based CP solver, through ``pychoco``.
 
 ``pychoco`` bundles a native build of Choco (no Java needed). The model
-(:class:`ChocoFormulation`): one integer variable ``x_C`` per cell over the
-codes of its list (:func:`~futocp.backends.stream.value_codes`: the labels on
+(:class:`ChocoFormulation`): one integer variable per cell over the codes of
+its list (enumerated domains) (:func:`~futocp.backends.stream.value_codes`: the labels on
 integer boards, the value indices otherwise); ``all_different`` per permutation
 asterism and per partial all-different group (a cage's cells), at the
 consistency of option ``consistency``; a global cardinality constraint (closed,
@@ -141,8 +141,12 @@ class ChocoBackend(StreamBackend):
         for c in range(model.n_cells):
             tick(BUILDING)
             ks = [codes[v] for v in model.domain(c)]
-            xs.append(m.intvar(ks[0], name=f"x_{c}") if len(ks) == 1
-                      else m.intvar(ks, name=f"x_{c}"))
+            if len(ks) == 1:
+                xs.append(m.intvar(ks[0]))
+            elif ks[-1] - ks[0] == len(ks) - 1:  # a range: no list to hand over, value by value
+                xs.append(m.intvar(ks[0], ks[-1], bounded_domain=False))
+            else:
+                xs.append(m.intvar(ks))
         form = ChocoFormulation(model, m, xs, codes, CONSISTENCIES[opts["consistency"]])
         for cells, counts in model.groups:
             tick(BUILDING, len(cells))
