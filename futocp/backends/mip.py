@@ -23,7 +23,9 @@ removed have no column; a clue's cell has one), and linear rows:
     exactly one of them (``R_I``), and each ``x_C_V`` of the relation's cells
     equal to the sum of the tuples that give ``C`` the value ``V`` (``R_I_J_V``).
 
-The objective is zero: any feasible point is optimal. Option ``solver``:
+The objective is zero: any feasible point is optimal. ``seed`` is HiGHS's
+``random_seed`` (SCIP: ``randomization/randomseedshift`` and a permutation of the
+variables); it changes which solution comes first. Option ``solver``:
 ``highs`` (default; ``highspy``) or ``scip`` (``pyscipopt``). Enumeration
 (``limit`` > 1) adds a no-good row after each solution -- the values it gave the
 cells that have a choice cannot all come back (``sum <= k - 1``) -- and solves
@@ -59,6 +61,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..errors import BackendUnavailable
@@ -136,16 +139,17 @@ class LinearModel:
         self.rows.append(Row(name, tuple(merged), tuple(merged.values()), sense, rhs))
 
     def column(self, cell: int, value: int) -> int | None:
-        """The column of (cell, value index), or None when the value is not in its list."""
+        """The column of (cell, value index), or None when the value is not in its
+        list (once every cell's columns are made)."""
         return self._columns[cell].get(value)
 
-    @property
+    def chosen(self, values: Sequence[int], cells: Iterable[int]) -> list[int]:
+        """The columns at 1 on ``cells`` in the point of these value indices (a no-good's)."""
+        return [self._columns[c][values[c]] for c in cells]
+
+    @cached_property
     def _columns(self) -> list[dict[int, int]]:
-        cache = self.__dict__.get("_column_maps")
-        if cache is None or len(cache) != len(self.cell_vars):
-            cache = [dict(pairs) for pairs in self.cell_vars]
-            self.__dict__["_column_maps"] = cache
-        return cache
+        return [dict(pairs) for pairs in self.cell_vars]
 
     def read(self, values: Sequence[float]) -> tuple[int, ...]:
         """The value index of every cell from a solution's column values.
@@ -453,7 +457,7 @@ class MipBackend(StreamBackend):
 
     name = "mip"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
+    capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
                               "strings", "binary", "alldifferent", "cage", "nary"})
     extra = "mip"
     requires = ("highspy",)
@@ -499,7 +503,7 @@ class MipBackend(StreamBackend):
                     if limit is not None and found >= limit:
                         how = AT_LIMIT
                         break
-                    solver.cut([dict(lm.cell_vars[c])[values[c]] for c in free])
+                    solver.cut(lm.chosen(values, free))
                     continue
                 if answer == "unsat":
                     how = COMPLETE

@@ -26,10 +26,13 @@ Option ``model``:
 
 Enumeration adds a blocking clause after each solution (the cells that have a
 choice cannot all take their values again). ``time_limit`` is z3's ``timeout``
-(the time left, at each check); the build checks the deadline. ``seed`` is z3's
-``random_seed`` (with ``smt.random_seed`` and ``sat.random_seed``). Stats: z3's
-``conflicts``, ``decisions``, ``propagations`` (summed over the checks) and
-``checks``.
+(the time left, at each check); the build checks the deadline. Each solve has a
+z3 context of its own, so that a run does not depend on the ones before it.
+``seed`` is passed to z3 as ``random_seed``, but the backend does not declare
+the capability: the integer model's first solution does not change with it
+(z3 picks the values of its arithmetic). Stats: z3's
+``conflicts``, ``decisions``, ``propagations`` (over all the checks of a solve;
+0 when z3 reports none) and ``checks``.
 
 :meth:`SmtFormulation.to_smt2` writes the model as SMT-LIB 2 (``futocp export
 --to smt2``) with ``(check-sat)`` and ``(get-model)``, so that ``z3 FILE``
@@ -306,7 +309,7 @@ class SmtBackend(StreamBackend):
 
     name = "smt"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
+    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
                               "strings", "binary", "alldifferent", "cage", "nary"})
     extra = "smt"
     requires = ("z3",)
