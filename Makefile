@@ -10,7 +10,13 @@ DEMO   ?= instances/futoshiki/6x6-extreme-01.json
 DEMO_BACKENDS ?= complete
 DEMO_TIME_LIMIT ?= 2
 
-.PHONY: test test-slow demo lint typecheck bench clean
+# The exact versions every test run installs (see the README, "Dependencies").
+# `make test VENV=.venv-latest CONSTRAINTS=` tries the newest versions the
+# ranges of pyproject.toml allow, in a venv of their own.
+CONSTRAINTS ?= constraints.txt
+PIP_C  := $(if $(CONSTRAINTS),-c $(CONSTRAINTS))
+
+.PHONY: test test-slow demo lint typecheck bench wheel-check clean constraints
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,13 +25,13 @@ $(BIN)/python:
 # Reinstall when the build changes (pyproject.toml, setup.py: the optional C core
 # of listcolor, compiled by the install when a C compiler is present).
 CORE := setup.py futocp/backends/_listcolor_core.c futocp/backends/_listcolor_core_wide.c \
-	futocp/_filter_core.c futocp/_bits.h
-$(VENV)/.installed-dev: pyproject.toml $(CORE) | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	futocp/_filter_core.c futocp/_bits.h futocp/_inputs.h
+$(VENV)/.installed-dev: pyproject.toml $(CORE) $(CONSTRAINTS) | $(BIN)/python
+	$(BIN)/python -m pip install -q $(PIP_C) -e '.[dev]'
 	touch $@
 
-$(VENV)/.installed-all: pyproject.toml $(CORE) | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[all]'
+$(VENV)/.installed-all: pyproject.toml $(CORE) $(CONSTRAINTS) | $(BIN)/python
+	$(BIN)/python -m pip install -q $(PIP_C) -e '.[all]'
 	touch $@
 
 test: $(VENV)/.installed-dev
@@ -50,6 +56,17 @@ typecheck: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/peers.py
+
+# constraints.txt from the dev venv as it is (run after the suite passes with
+# new versions, and commit it on its own).
+constraints: | $(BIN)/python
+	$(BIN)/python -m pip freeze --exclude-editable --exclude futocp | grep -v "^#" | LC_ALL=C sort -f > constraints.txt
+
+# The wheel carries everything: build it, install it in a fresh venv outside the
+# checkout, solve from another directory, list the families (also from a
+# `pip install --target` install). Needs no dev venv.
+wheel-check:
+	PYTHON=$(PYTHON) $(if $(CONSTRAINTS),PIP_CONSTRAINT=$(abspath $(CONSTRAINTS))) bash scripts/check_wheel.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

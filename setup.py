@@ -17,19 +17,19 @@ setup(
         Extension(
             "futocp.backends._listcolor_core",
             ["futocp/backends/_listcolor_core.c"],
-            depends=["futocp/_bits.h"],
+            depends=["futocp/_bits.h", "futocp/_inputs.h"],
             optional=True,  # a missing compiler must not break the install
         ),
         Extension(  # the same core with 128-bit lists (NW=2; its .c includes the other)
             "futocp.backends._listcolor_core_wide",
             ["futocp/backends/_listcolor_core_wide.c"],
-            depends=["futocp/_bits.h", "futocp/backends/_listcolor_core.c"],
+            depends=["futocp/_bits.h", "futocp/_inputs.h", "futocp/backends/_listcolor_core.c"],
             optional=True,  # needs unsigned __int128 (GCC, Clang)
         ),
         Extension(
             "futocp._filter_core",
             ["futocp/_filter_core.c"],
-            depends=["futocp/_bits.h"],
+            depends=["futocp/_bits.h", "futocp/_inputs.h"],
             optional=True,
         ),
     ]

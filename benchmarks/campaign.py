@@ -69,19 +69,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-for _p in (_ROOT, _HERE):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+from futocp.backends import REGISTRY
+from futocp.board import Board
+from futocp.errors import BackendUnavailable, BoardError, UnsupportedError, UsageError
+from futocp.families import Family, get_family, kind_of_key, list_families, neighbour_pairs
+from futocp.relations import RELATIONS, Relation, RelationKind
 
-from campaign_oracle import count_solutions, find_solution  # noqa: E402
+try:
+    from .campaign_oracle import count_solutions, find_solution
+except ImportError:  # run as a script (python benchmarks/campaign.py): its folder is on sys.path
+    from campaign_oracle import count_solutions, find_solution  # type: ignore[no-redef]
 
-from futocp.backends import REGISTRY  # noqa: E402
-from futocp.board import Board  # noqa: E402
-from futocp.errors import BackendUnavailable, BoardError, UnsupportedError, UsageError  # noqa: E402
-from futocp.families import Family, get_family, kind_of_key, list_families, neighbour_pairs  # noqa: E402
-from futocp.relations import RELATIONS, Relation, RelationKind  # noqa: E402
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 __all__ = ["Case", "Spec", "make_case", "backend_variants", "plan_specs", "run_board",
            "evaluate", "Campaign", "run_campaign", "limits_campaign", "main", "GENERAL"]
@@ -257,6 +256,15 @@ def _pick_group(template: Board, mode: str, taken: set[int], rng: random.Random
     free = [c for c in range(template.n_cells) if c not in taken]
     if len(free) < 2:
         return None
+    if mode == "lines" and template.shape is not None:  # a whole row or column, from one end
+        rows, cols = template.shape
+        lines = [[r * cols + c for c in range(cols)] for r in range(rows)]
+        lines += [[r * cols + c for r in range(rows)] for c in range(cols)]
+        lines = [line for line in lines if not taken & set(line)]
+        if not lines:
+            return None
+        line = rng.choice(lines)
+        return line[::-1] if rng.random() < 0.5 else line
     if mode == "neighbours" and template.shape is not None:
         rows, cols = template.shape
         group = [rng.choice(free)]
@@ -276,24 +284,41 @@ def _pick_group(template: Board, mode: str, taken: set[int], rng: random.Random
 
 
 def _params_for(spec: RelationKind, values: Sequence[Any], truthful: bool, rng: random.Random
-                ) -> tuple[tuple[str, int], ...] | None:
+                ) -> tuple[tuple[str, Any], ...] | None:
     """Parameters for a relation over labels ``values`` (one true for them when
-    ``truthful``; None when there is none), for kinds with at most one integer parameter."""
+    ``truthful``; None when there is none), for kinds with at most one integer
+    parameter besides word parameters (``choices``: one word drawn, among those
+    the relation's shape allows: a Keen ``-`` on two cells only)."""
     if not spec.params:
         return ()
-    if len(spec.params) > 1:
+    words = {k: rng.choice(v) for k, v in spec.choices}
+    numbers = [p for p in spec.params if p not in words]
+    if len(numbers) > 1:
         return None
-    name = spec.params[0]
+    if not numbers:
+        return tuple(sorted(words.items()))
+    name = numbers[0]
+    if spec.param_problem(len(values), {**words, name: 0}) is not None:
+        return None  # these words do not fit this many cells
     span = sum(abs(v) for v in values) + 2 * len(values) + 2
-    good = [x for x in range(-span, span + 1) if _holds(spec, values, {name: x})]
+    if words.get("op") == "*":  # a product reaches further than a sum
+        span = max(span, abs(math.prod(values)) + 2)
+    good = [x for x in range(-span, span + 1) if _holds(spec, values, {**words, name: x})]
     if truthful:
-        return ((name, rng.choice(good)),) if good else None
-    if good and rng.random() < 0.7:  # near a true value, off by a little (often false)
-        return ((name, rng.choice(good) + rng.choice((-2, -1, 1, 2))),)
-    return ((name, rng.randint(0, span)),)
+        chosen = rng.choice(good) if good else None
+    elif good and rng.random() < 0.7:  # near a true value, off by a little (often false)
+        chosen = rng.choice(good) + rng.choice((-2, -1, 1, 2))
+    else:
+        chosen = rng.randint(0, span)
+    if chosen is None:
+        return None
+    params = {**words, name: chosen}
+    if spec.param_problem(len(values), params) is not None:
+        return None  # out of the kind's range (a visible count past the line)
+    return tuple(sorted(params.items()))
 
 
-def _holds(spec: RelationKind, values: Sequence[Any], params: dict[str, int]) -> bool:
+def _holds(spec: RelationKind, values: Sequence[Any], params: dict[str, Any]) -> bool:
     try:
         return bool(spec.holds(tuple(values), params))
     except (TypeError, KeyError, ValueError):
@@ -325,6 +350,10 @@ def _draw_relations(template: Board, fam: Family | None, hidden: Sequence[Any],
         notes["relations"] = "none"
         return rels
     chosen = [rng.choice(kinds)] if rng.random() < 0.5 else rng.sample(kinds, min(len(kinds), rng.randint(2, 3)))
+    own = [k for k in map(kind_of_key, (fam.spec.get("lists") or []) if fam is not None else [])
+           if k in kinds and k not in chosen]
+    if own and rng.random() < 0.8:  # the family's own kinds (Keen's cages, Towers' clues) mostly
+        chosen += own
     truthful_board = rng.random() < 0.65
     notes["relations"] = "truthful" if truthful_board else "random"
     notes["kinds"] = sorted(chosen)
@@ -1217,7 +1246,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # run as the module "campaign", so that isolated processes can unpickle its workers
-    import campaign
+    # run as an importable module ("campaign" as a script, "benchmarks.campaign" with -m),
+    # so that isolated processes can unpickle its workers
+    import importlib
 
-    sys.exit(campaign.main())
+    sys.exit(importlib.import_module(__spec__.name if __spec__ else "campaign").main())

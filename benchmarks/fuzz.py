@@ -55,14 +55,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from futocp import formats
+from futocp.errors import FutocpError
+from futocp.formats.limits import decode_text
+from futocp.formats.schema import kinds, relation_keys
 
-from futocp import formats  # noqa: E402
-from futocp.errors import FutocpError  # noqa: E402
-from futocp.formats.limits import decode_text  # noqa: E402
-from futocp.formats.schema import kinds, relation_keys  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 INSTANCES = os.path.join(ROOT, "instances")
 EXTENSIONS = {fmt.name: fmt.extensions[0] for fmt in formats.FORMATS.values()}

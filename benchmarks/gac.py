@@ -44,20 +44,17 @@ import argparse
 import glob
 import os
 import statistics
-import sys
 import time
 from typing import Any
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from futocp.board import Board
+from futocp.experiments.isolate import run_isolated
+from futocp.experiments.runner import solve_run
+from futocp.formats import read
+from futocp.model import build_model
+from futocp.verify import verify
 
-from futocp.board import Board  # noqa: E402
-from futocp.experiments.isolate import run_isolated  # noqa: E402
-from futocp.experiments.runner import solve_run  # noqa: E402
-from futocp.formats import read  # noqa: E402
-from futocp.model import build_model  # noqa: E402
-from futocp.verify import verify  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 __all__ = ["instances", "filter_row", "solve_once", "main"]
 

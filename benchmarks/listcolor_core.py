@@ -39,19 +39,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from futocp import formats  # noqa: E402
-from futocp.backends.listcolor import (  # noqa: E402
+from futocp import formats
+from futocp.backends.listcolor import (
     ListcolorBackend,
     _Search,
     compile_program,
     core_available,
 )
-from futocp.board import Board  # noqa: E402
-from futocp.model import build_model  # noqa: E402
-from futocp.verify import verify  # noqa: E402
+from futocp.board import Board
+from futocp.model import build_model
+from futocp.verify import verify
+
+ROOT = Path(__file__).resolve().parents[1]
 
 __all__ = ["main"]
 

@@ -212,8 +212,8 @@ HAND_MODELS = {"hand-highs": hand_highs, "hand-z3": hand_z3, "hand-choco": hand_
 def _run(task: dict[str, Any]) -> dict[str, Any]:
     """In a fresh process: one system on one board, after an untimed warm-up solve of
     an empty 3x3 Latin square by the same system (imports, the solver's start-up)."""
-    from futocp.backends.subproc import limit_memory
     from futocp.families import latin_square
+    from futocp.procs import limit_memory
 
     limit_memory(MEMORY_MB)
     board, system, cap = task["board"], task["system"], task["cap"]

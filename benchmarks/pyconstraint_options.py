@@ -27,20 +27,17 @@ import argparse
 import glob
 import os
 import statistics
-import sys
 import time
 from typing import Any
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from futocp.backends.pyconstraint import PyconstraintBackend
+from futocp.board import Board
+from futocp.families import latin_square
+from futocp.formats import read
+from futocp.model import build_model
+from futocp.verify import verify
 
-from futocp.backends.pyconstraint import PyconstraintBackend  # noqa: E402
-from futocp.board import Board  # noqa: E402
-from futocp.families import latin_square  # noqa: E402
-from futocp.formats import read  # noqa: E402
-from futocp.model import build_model  # noqa: E402
-from futocp.verify import verify  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 __all__ = ["CONFIGS", "instances", "main"]
 

@@ -27,20 +27,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from futocp import formats
+from futocp.backends import get_backend
+from futocp.board import Board
+from futocp.generate_graded import GradeNotReached, generate_graded
+from futocp.model import build_model
+from futocp.rating import LEVELS, rate
 
-from futocp import formats  # noqa: E402
-from futocp.backends import get_backend  # noqa: E402
-from futocp.board import Board  # noqa: E402
-from futocp.generate_graded import GradeNotReached, generate_graded  # noqa: E402
-from futocp.model import build_model  # noqa: E402
-from futocp.rating import LEVELS, rate  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SAMPLE = ROOT / "tests" / "data" / "unequal-graded.tsv"
 FUTOSHIKI = ROOT / "instances" / "futoshiki"

@@ -389,8 +389,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.worker:
         return worker_main()
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
 
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     for s in sets:

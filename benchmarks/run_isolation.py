@@ -12,15 +12,11 @@ the run, and the ratios.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from futocp.experiments.isolate import run_isolated  # noqa: E402
-from futocp.experiments.runner import solve_run  # noqa: E402
-from futocp.generate import generate  # noqa: E402
+from futocp.experiments.isolate import run_isolated
+from futocp.experiments.runner import solve_run
+from futocp.generate import generate
 
 __all__ = ["main"]
 

@@ -48,21 +48,18 @@ import argparse
 import glob
 import os
 import statistics
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from futocp.backends.sat import CARD_ENCODINGS, SatBackend
+from futocp.board import Board
+from futocp.experiments.isolate import run_isolated
+from futocp.experiments.runner import solve_run
+from futocp.formats import read
+from futocp.verify import verify
 
-from futocp.backends.sat import CARD_ENCODINGS, SatBackend  # noqa: E402
-from futocp.board import Board  # noqa: E402
-from futocp.experiments.isolate import run_isolated  # noqa: E402
-from futocp.experiments.runner import solve_run  # noqa: E402
-from futocp.formats import read  # noqa: E402
-from futocp.verify import verify  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 __all__ = ["Run", "run_once", "qwh_csplib", "qwh_lsencode", "futoshiki_9x9", "empty_squares",
            "sweep", "table", "large_table", "main"]

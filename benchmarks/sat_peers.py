@@ -30,17 +30,16 @@ loading the solver, search time, conflicts and clauses.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
 from collections.abc import Sequence
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+try:
+    from .sat_encodings import Run, qwh_csplib, qwh_lsencode, run_once
+except ImportError:  # run as a script (python benchmarks/sat_peers.py): its folder is on sys.path
+    from sat_encodings import Run, qwh_csplib, qwh_lsencode, run_once  # type: ignore[no-redef]
 
-from sat_encodings import Run, qwh_csplib, qwh_lsencode, run_once  # noqa: E402
-
-from futocp.backends.sat import SatBackend  # noqa: E402
-from futocp.model import build_model  # noqa: E402
+from futocp.backends.sat import SatBackend
+from futocp.model import build_model
 
 __all__ = ["LSENCODE_3D", "compare", "analyse", "main"]
 

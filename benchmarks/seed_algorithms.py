@@ -109,15 +109,14 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+from futocp.backends import REGISTRY, get_backend
+from futocp.board import Board
+from futocp.formats import read
+from futocp.generate import futoshiki_puzzle
+from futocp.model import build_model
+from futocp.verify import verify
 
-from futocp.backends import REGISTRY, get_backend  # noqa: E402
-from futocp.board import Board  # noqa: E402
-from futocp.formats import read  # noqa: E402
-from futocp.generate import futoshiki_puzzle  # noqa: E402
-from futocp.model import build_model  # noqa: E402
-from futocp.verify import verify  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: Seed 000's rows for n = 6..9 (Table 1 and Table 2, verbatim): (n, K, G) ->
 #: (CF ms, BT ms, FC-EN, BT-EN). The rows of n = 4, 5 follow the same pattern

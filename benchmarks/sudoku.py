@@ -34,16 +34,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from futocp import formats
+from futocp.backends import REGISTRY, get_backend
+from futocp.board import Board
+from futocp.errors import UnsupportedError
+from futocp.model import build_model
+from futocp.puzzles import minimize
+from futocp.verify import verify
 
-from futocp import formats  # noqa: E402
-from futocp.backends import REGISTRY, get_backend  # noqa: E402
-from futocp.board import Board  # noqa: E402
-from futocp.errors import UnsupportedError  # noqa: E402
-from futocp.model import build_model  # noqa: E402
-from futocp.puzzles import minimize  # noqa: E402
-from futocp.verify import verify  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 DATA = ROOT / "instances" / "sudoku"
 ORDER = ("listcolor", "cpsat", "sat", "pyconstraint")

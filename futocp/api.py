@@ -13,13 +13,15 @@ from typing import Any
 
 from .backends import get_backend
 from .board import Board
-from .errors import UsageError
 from .model import build_model
 from .result import Result
 
 __all__ = ["solve", "DEFAULT_BACKEND"]
 
-DEFAULT_BACKEND = "listcolor"
+DEFAULT_BACKEND = "auto"
+"""The backend of :func:`solve` and of every command that solves (``futocp solve``, ``show
+--solution``, ``render --solution``): it picks the backends for the instance from measured
+data (:mod:`futocp.backends.auto`)."""
 
 
 def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1,
@@ -29,10 +31,12 @@ def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1
 
     Args:
         board: The puzzle.
-        backend: A name from :data:`futocp.backends.REGISTRY`.
+        backend: A name from :data:`futocp.backends.REGISTRY` (default
+            :data:`DEFAULT_BACKEND`, ``auto``).
         limit: Most solutions to return (None = all).
         time_limit: Seconds, or None.
-        seed: Random seed (refused by a backend whose search uses none).
+        seed: Random seed (refused by a backend whose search uses none:
+            :meth:`~futocp.backends.base.Backend.solve`).
         filtering: ``"lists"``, ``"gac"`` or ``"none"`` (:func:`~futocp.model.build_model`).
         **options: Backend options.
 
@@ -41,9 +45,6 @@ def solve(board: Board, backend: str = DEFAULT_BACKEND, *, limit: int | None = 1
     """
     solver = get_backend(backend)
     solver.parse_options(options)
-    if seed is not None and "seed" not in solver.capabilities:
-        raise UsageError(f"backend {backend!r} takes no seed (its search does not depend on "
-                         "one); leave the seed out")
     solver.available()  # import the solver package now: it is not the model's build time
     model = build_model(board, filtering=filtering)
     return solver.solve(model, limit=limit, time_limit=time_limit, seed=seed, **options)

@@ -32,14 +32,64 @@ from typing import Any
 from .errors import BoardError
 from .relations import Relation, get_kind
 
-__all__ = ["Board", "Label", "Relation", "label_sort_key"]
+__all__ = ["Board", "Label", "Relation", "label_sort_key", "declare_metadata", "metadata_keys",
+           "grid_neighbour_pairs"]
 
 Label = int | str
+
+_METADATA: dict[str, frozenset[str]] = {}
+
+
+def declare_metadata(kind: str, keys: Iterable[str]) -> None:
+    """Declare the parameters of boards of ``kind`` that describe the puzzle, not the board.
+
+    Tatham's ``grade`` rates a puzzle's clues: a board whose clues change
+    (:meth:`Board.with_clues`, :meth:`Board.without_clue`, :meth:`Board.solved`
+    -- a solution, a minimized or generated puzzle) no longer has it, so the copy
+    drops it. :mod:`futocp.families` declares the ``metadata: true`` parameters of
+    every family file.
+
+    Example:
+        >>> declare_metadata("demo", ["grade"])
+        >>> b = Board(2, ((0, 1),), (1, 2), kind="demo", params=(("grade", "k"),))
+        >>> b.with_clues({0: 1}).params, b.with_clues({}).params
+        ((), (('grade', 'k'),))
+        >>> declare_metadata("demo", [])
+    """
+    if keys := frozenset(keys):
+        _METADATA[kind] = keys
+    else:
+        _METADATA.pop(kind, None)
+
+
+def metadata_keys(kind: str) -> frozenset[str]:
+    """The parameters of boards of ``kind`` that describe the puzzle (:func:`declare_metadata`)."""
+    return _METADATA.get(kind, frozenset())
 
 
 def label_sort_key(label: Label) -> tuple[int, Any]:
     """Order integers before strings, each in its natural order."""
     return (0, label) if isinstance(label, int) else (1, label)
+
+
+def grid_neighbour_pairs(rows: int, cols: int) -> list[tuple[int, int]]:
+    """Every pair ``(a, b)``, ``a < b``, of orthogonal neighbours of a ``rows`` x
+    ``cols`` grid (cell = row * cols + col), cell by cell, each cell's right
+    neighbour before the one below (seeded generators draw from this order).
+
+    Example:
+        >>> grid_neighbour_pairs(2, 2)
+        [(0, 1), (0, 2), (1, 3), (2, 3)]
+    """
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            if c + 1 < cols:
+                out.append((cell, cell + 1))
+            if r + 1 < rows:
+                out.append((cell, cell + cols))
+    return out
 
 
 def _is_label(x: object) -> bool:
@@ -153,8 +203,11 @@ class Board:
             if spec.arity is not None and len(rel.cells) != spec.arity:
                 raise BoardError(f"{what} names {len(rel.cells)} cells; a {rel.kind} names "
                                  f"{spec.arity}", **at)
-            if len(rel.cells) < 2:
-                raise BoardError(f"{what} needs at least two cells", **at)
+            if not rel.cells:
+                raise BoardError(f"{what} names no cell", **at)
+            if len(rel.cells) < spec.min_cells:
+                need = "a cell" if spec.min_cells == 1 else f"at least {spec.min_cells} cells"
+                raise BoardError(f"{what} needs {need}", **at)
             for c in rel.cells:
                 if not isinstance(c, int) or not 0 <= c < n:
                     raise BoardError(f"{what} names cell {c}, outside 0..{n - 1}", **at)
@@ -166,9 +219,17 @@ class Board:
             got = set(rel.param_map)
             if got != set(spec.params):
                 raise BoardError(f"{what} needs parameters {', '.join(spec.params) or 'none'}", **at)
+            words = spec.choice_map
             for pname, value in rel.params:
-                if not isinstance(value, int) or isinstance(value, bool):
+                if pname in words:
+                    if not isinstance(value, str) or value not in words[pname]:
+                        raise BoardError(f"{what}: parameter {pname}={value!r} is not one of "
+                                         f"{' '.join(words[pname])}", **at)
+                elif not isinstance(value, int) or isinstance(value, bool):
                     raise BoardError(f"{what}: parameter {pname}={value!r} is not an integer", **at)
+            shape = spec.check(len(rel.cells), rel.param_map) if spec.check else None
+            if shape is not None:
+                raise BoardError(f"{what}: {shape}", **at)
             if spec.opposite is not None:
                 pair = tuple(sorted(rel.cells))
                 other = pairs.get(pair)
@@ -262,6 +323,49 @@ class Board:
         """A readable name: ``(row,col)`` on a grid, the cell number otherwise."""
         return self._name(cell)
 
+    @cached_property
+    def asterism_names(self) -> tuple[str, ...]:
+        """What a player calls each asterism, for messages: on a grid ``row r``,
+        ``column c`` (from 0, as in cell names), ``diagonal`` / ``anti-diagonal``,
+        ``region R`` by the id of a Jigsaw's ``regions`` parameter, ``box k`` (a
+        rectangle, the k-th from 0) or ``region k`` (any other shape); ``group i``
+        on a board without a grid.
+
+        Example:
+            >>> Board(4, ((0, 1), (2, 3), (0, 2), (1, 3)), (1, 2), shape=(2, 2)).asterism_names
+            ('row 0', 'row 1', 'column 0', 'column 1')
+        """
+        if self.shape is None:
+            return tuple(f"group {i}" for i in range(len(self.asterisms)))
+        rows, cols = self.shape
+        regions = self.param_map.get("regions")
+        if not (isinstance(regions, Sequence) and not isinstance(regions, str)
+                and len(regions) == rows
+                and all(isinstance(r, Sequence) and len(r) == cols for r in regions)):
+            regions = None
+        out: list[str] = []
+        counted: Counter[str] = Counter()
+        for cells in self.asterisms:
+            coords = [divmod(c, cols) for c in cells]
+            rs, cs = {r for r, _ in coords}, {c for _, c in coords}
+            ids = {regions[r][c] for r, c in coords} if regions is not None else set()
+            if len(rs) == 1 and len(cells) == cols:
+                out.append(f"row {next(iter(rs))}")
+            elif len(cs) == 1 and len(cells) == rows:
+                out.append(f"column {next(iter(cs))}")
+            elif rows == cols == len(cells) and all(r == c for r, c in coords):
+                out.append("diagonal")
+            elif rows == cols == len(cells) and all(r + c == rows - 1 for r, c in coords):
+                out.append("anti-diagonal")
+            elif len(ids) == 1:
+                out.append(f"region {next(iter(ids))}")
+            else:
+                what = ("box" if (max(rs) - min(rs) + 1) * (max(cs) - min(cs) + 1) == len(cells)
+                        else "region")
+                out.append(f"{what} {counted[what]}")
+                counted[what] += 1
+        return tuple(out)
+
     def cell(self, row: int, col: int) -> int:
         """The cell number of grid position (row, col)."""
         if self.shape is None:
@@ -283,19 +387,34 @@ class Board:
 
     # ------------------------------------------------------------- builders
     def with_clues(self, clues: Mapping[int, Label] | Iterable[tuple[int, Label]]) -> Board:
-        """A copy with these clues instead (the inscription is kept)."""
+        """A copy with these clues instead (the inscription is kept).
+
+        When the clues change, the parameters that describe the puzzle (its
+        ``grade``: :func:`declare_metadata`) are dropped, as by :meth:`without_clue`
+        and :meth:`solved`.
+        """
         items = clues.items() if isinstance(clues, Mapping) else clues
-        return replace(self, clues=tuple(items))
+        return self._with_clues(tuple(items))
 
     def without_clue(self, cell: int) -> Board:
-        """A copy with the clue on ``cell`` removed."""
+        """A copy with the clue on ``cell`` removed (and no :func:`metadata <declare_metadata>`
+        parameter when there was a clue)."""
         if cell in self.inscription:
             raise BoardError(f"cell {self._name(cell)} is in the inscription")
-        return replace(self, clues=tuple((c, v) for c, v in self.clues if c != cell))
+        return self._with_clues(tuple((c, v) for c, v in self.clues if c != cell))
 
     def solved(self, values: Sequence[Label]) -> Board:
-        """A copy whose clues are a full assignment (the inscription is kept)."""
-        return replace(self, clues=tuple(enumerate(values)))
+        """A copy whose clues are a full assignment (the inscription is kept), without the
+        :func:`metadata <declare_metadata>` parameters of the puzzle it solves."""
+        return self._with_clues(tuple(enumerate(values)))
+
+    def _with_clues(self, clues: tuple[tuple[int, Label], ...]) -> Board:
+        params = self.params
+        stale = metadata_keys(self.kind)
+        if stale and any(key in stale for key, _ in params) \
+                and tuple(sorted((int(c), v) for c, v in clues)) != self.clues:
+            params = tuple((key, value) for key, value in params if key not in stale)
+        return replace(self, clues=clues, params=params)
 
     # ------------------------------------------------------------ relations
     @property

@@ -10,9 +10,21 @@ solutions, or exhausted the search; only final answers of complete backends
 are compared on status and count. An incomplete backend must not claim a
 solution where a complete one proved none. A backend that fails to run (not
 installed, cannot hold the model) gets ``status = "error"`` and its reason,
-and is not counted as a disagreement. A record's ``time_limited`` says that the
-time limit stopped the backend before it answered all it was asked (the
-command line then exits 1).
+and is not counted as a disagreement. A record's ``stopped`` says what ended
+the search (:data:`futocp.records.STOPS`: ``found``, ``exhausted``, ``time
+limit``, an incomplete backend's ``move budget`` or ``generation budget``...);
+its ``time_limited`` that a time or memory limit stopped the backend before it
+answered all it was asked (the command line then exits 1). An incomplete
+backend that stops at its own budget, or at its solution, is not time-limited.
+
+**Defaults that answer in seconds.** The default set (``"default"``) is the
+solvers a user compares, :data:`DEFAULT_BACKENDS`, those available here:
+``cpsat``, ``sat``, ``listcolor``, ``minizinc``, and ``pyconstraint`` on models
+of at most :data:`SMALL_MODEL_CELLS` cells (an 8x8 grid: on a 9x9 Futoshiki it
+runs past any few-seconds limit). Every backend gets :data:`DEFAULT_TIME_LIMIT`
+seconds unless ``time_limit`` says otherwise (None: no limit). ``"complete"``
+and ``"all"`` name the larger sets (``all`` adds the incomplete ``anneal`` and
+``genetic``; the seeds' pure-Python searches in both can take minutes on a 9x9).
 
 On a collection, :func:`backend_summary` turns the records of every instance
 into one summary per backend (solved, agreed, time-limited, median time).
@@ -26,49 +38,86 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .backends import REGISTRY, counter_names, get_backend
+from .backends.base import seed_for
 from .board import Board
-from .errors import FutocpError, UsageError
+from .errors import FutocpError, UsageError, did_you_mean
 from .model import build_model
 from .records import RunRecord
 
-__all__ = ["crosscheck", "disagreements", "choose_backends", "backend_summary", "COUNTERS"]
+__all__ = ["crosscheck", "disagreements", "choose_backends", "left_out", "backend_summary",
+           "COUNTERS", "DEFAULT_BACKENDS", "SMALL_MODEL_CELLS", "DEFAULT_TIME_LIMIT"]
 
 COUNTERS = counter_names()
 """The counters a record carries when its backend reports them (every backend's)."""
 
+DEFAULT_BACKENDS = ("cpsat", "sat", "listcolor", "minizinc", "pyconstraint")
+"""The default set: the solvers a user compares (each one when it is available)."""
 
-def choose_backends(spec: str | Sequence[str] = "all") -> list[str]:
-    """Backend names from ``"all"`` (every available one), ``"complete"`` (every
-    available complete one), ``"a,b"`` or a list. ``all`` and ``complete`` leave
-    ``auto`` out (it answers with one of the others, which would count twice);
-    name it to check it.
+SMALL_MODEL_CELLS = 64
+"""``pyconstraint`` is in the default set on models of at most this many cells (an
+8x8 grid). Measured with limit 2: 0.1-0.7 s on the 5x5 to 8x8 extreme Futoshiki of
+``instances/``, about 1 s on top95 Sudoku, but no answer within 20 s on any 9x9
+Futoshiki of ``instances/`` (not even the easy one)."""
+
+DEFAULT_TIME_LIMIT = 5.0
+"""Seconds per backend when the caller gives no time limit."""
+
+def left_out(cells: int | None = None) -> dict[str, str]:
+    """The backends of :data:`DEFAULT_BACKENDS` that the default set leaves out, and why:
+    not available here, or (``pyconstraint``) a model of more than
+    :data:`SMALL_MODEL_CELLS` cells. ``cells=None``: any size.
+
+    Example:
+        >>> left_out(81).get("pyconstraint")
+        '81 cells: the default set takes it up to 64 (name it to run it)'
+    """
+    out = {}
+    for name in DEFAULT_BACKENDS:
+        why = REGISTRY[name].available()
+        if why is not True:
+            out[name] = f"not available: {why}"
+        elif name == "pyconstraint" and cells is not None and cells > SMALL_MODEL_CELLS:
+            out[name] = (f"{cells} cells: the default set takes it up to {SMALL_MODEL_CELLS} "
+                         "(name it to run it)")
+    return out
+
+
+def choose_backends(spec: str | Sequence[str] = "default", cells: int | None = None
+                    ) -> list[str]:
+    """Backend names from ``"default"`` (the solvers a user compares, see
+    :data:`DEFAULT_BACKENDS`; ``cells`` is the model's size), ``"all"`` (every
+    available one), ``"complete"`` (every available complete one), ``"a,b"`` or a
+    list. The sets hold the available backends only, and leave ``auto`` out (it
+    answers with one of the others, which would count twice); name it to check it.
 
     Example:
         >>> choose_backends("listcolor,cpsat")
         ['listcolor', 'cpsat']
+        >>> "pyconstraint" in choose_backends("default", cells=81)
+        False
         >>> choose_backends("listcolour")
         Traceback (most recent call last):
         ...
         futocp.errors.UsageError: unknown backend 'listcolour'; did you mean 'listcolor'? (known: ...)
     """
     if isinstance(spec, str):
+        if spec == "default":
+            skip = left_out(cells)
+            return [n for n in DEFAULT_BACKENDS if n not in skip]
         if spec in ("all", "complete"):
             return [n for n, cls in REGISTRY.items() if cls.available() is True
                     and (cls.complete or spec == "all") and not getattr(cls, "portfolio", False)]
         spec = [s.strip() for s in spec.split(",") if s.strip()]
     for name in spec:
         if name not in REGISTRY:
-            close = difflib.get_close_matches(name, list(REGISTRY), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise UsageError(f"unknown backend {name!r}{hint} (known: {', '.join(REGISTRY)}; "
-                             "or all, complete)")
+            raise UsageError(f"unknown backend {name!r}{did_you_mean(name, REGISTRY)} "
+                             f"(known: {', '.join(REGISTRY)}; or default, complete, all)")
     if not spec:
         raise UsageError("no backend chosen")
     return list(spec)
@@ -112,38 +161,49 @@ def disagreements(records: Sequence[dict[str, Any]], limit: int | None) -> list[
     return problems
 
 
-def crosscheck(board: Board, backends: str | Sequence[str] = "all", *, limit: int | None = 2,
-               time_limit: float | None = None, filtering: str = "lists", seed: int | None = None,
+def crosscheck(board: Board, backends: str | Sequence[str] = "default", *,
+               limit: int | None = 2, time_limit: float | None = DEFAULT_TIME_LIMIT,
+               filtering: str = "lists", seed: int | None = None,
                options: Mapping[str, Mapping[str, Any]] | None = None,
                on_record: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Run several backends on one board and compare them.
 
     Args:
         board: The instance.
-        backends: ``"all"`` (the available ones), ``"complete"`` (the available complete
-            ones), ``"a,b,c"`` or a list of names.
+        backends: ``"default"`` (the solvers a user compares, :data:`DEFAULT_BACKENDS`:
+            cpsat, sat, listcolor, minizinc, and pyconstraint on models of at most
+            :data:`SMALL_MODEL_CELLS` cells; the available ones), ``"all"`` (the
+            available ones), ``"complete"`` (the available complete ones),
+            ``"a,b,c"`` or a list of names.
         limit: Solutions per backend (None = all).
-        time_limit: Seconds per backend.
+        time_limit: Seconds per backend (default :data:`DEFAULT_TIME_LIMIT`; None: no
+            limit, every backend runs to the end).
         filtering: Model filtering (``"lists"``, ``"gac"`` or ``"none"``).
-        seed: Passed to every backend.
+        seed: Passed to every backend that takes one (the others run without it:
+            their searches do not depend on one); refused when none does.
         options: Per backend name, its options.
         on_record: Called with each backend's record as soon as it is known (before
             ``agrees`` is set: that needs every answer), e.g. to print a table row.
 
     Returns:
         One :class:`~futocp.records.RunRecord` per backend, as a dict (backend,
-        complete, status, n_solutions, exhausted, finished, time_limited, verified,
-        violation, reason, build_s, solve_s, wall_s, counters), with ``agrees``
-        (False for a backend named in a disagreement).
+        complete, status, n_solutions, exhausted, finished, stopped, time_limited,
+        verified, violation, reason, build_s, solve_s, wall_s, counters), with
+        ``agrees`` (False for a backend named in a disagreement).
     """
-    names = choose_backends(backends)
+    choose_backends(backends)  # a misspelt name is refused before the model is built
     options = options or {}
     model = build_model(board, filtering)
+    names = choose_backends(backends, model.n_cells)
+    if seed is not None and not any("seed" in REGISTRY[name].capabilities for name in names):
+        raise UsageError(f"none of the backends ({', '.join(names)}) takes a seed (their "
+                         "searches do not depend on one); leave the seed out")
     records = []
     for name in names:
         complete = REGISTRY[name].complete
         try:
-            result = get_backend(name).solve(model, limit=limit, time_limit=time_limit, seed=seed,
+            result = get_backend(name).solve(model, limit=limit, time_limit=time_limit,
+                                             seed=seed_for(REGISTRY[name], seed),
                                              **dict(options.get(name, {})))
             record = RunRecord.from_result(board, result, complete)
         except FutocpError as exc:

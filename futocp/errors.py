@@ -3,14 +3,27 @@
 Every error a user can cause is a :class:`FutocpError`; the CLI prints its
 message on one line (no traceback) and exits with code 2.
 
+A mistyped name (a backend, a format, a family, a document or config key)
+gets a suggestion from :func:`did_you_mean` (or :func:`closest`), the one
+helper every layer uses. Names are exact -- ``cpsat``, not ``CPSAT`` -- so
+that a file means the same everywhere; a name that differs only in case is
+refused with the right spelling as the suggestion.
+
 Example:
     >>> str(InputError("row 3 has 4 cells, expected 5", source="p.txt", line=3, column=1))
     'p.txt:3:1: row 3 has 4 cells, expected 5'
+    >>> did_you_mean("CPSAT", ["cpsat", "sat"])
+    "; did you mean 'cpsat'?"
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 __all__ = [
+    "closest",
+    "did_you_mean",
     "FutocpError",
     "InputError",
     "BoardError",
@@ -19,8 +32,49 @@ __all__ = [
     "UnsupportedError",
     "SolverError",
     "ResourceError",
+    "ServiceUnavailable",
     "TimeLimitReached",
 ]
+
+
+def closest(word: object, choices: Iterable[object], cutoff: float = 0.6) -> str | None:
+    """The choice a mistyped ``word`` most likely meant, or None.
+
+    A choice that differs from ``word`` only in case wins; else the closest
+    by :func:`difflib.get_close_matches`, ignoring case, at least ``cutoff``
+    alike.
+
+    Example:
+        >>> closest("futoshki", ["futoshiki", "sudoku"]), closest("Sudoku", ["sudoku"])
+        ('futoshiki', 'sudoku')
+        >>> closest("zzz", ["solve"]) is None
+        True
+    """
+    folded: dict[str, str] = {}
+    for choice in map(str, choices):
+        folded.setdefault(choice.casefold(), choice)
+    key = str(word)
+    longest = max(map(len, folded), default=0)
+    if len(key) > 3 * longest:  # too long to be cutoff-alike (a hostile file's 1 MB key)
+        return None
+    key = key.casefold()
+    if key in folded:
+        return folded[key]
+    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=cutoff)
+    return folded[close[0]] if close else None
+
+
+def did_you_mean(word: object, choices: Iterable[object]) -> str:
+    """``"; did you mean 'x'?"`` for the :func:`closest` choice, or ``""``.
+
+    Example:
+        >>> did_you_mean("slove", ["solve", "show", "check"])
+        "; did you mean 'solve'?"
+        >>> did_you_mean("zzz", ["solve"])
+        ''
+    """
+    match = closest(word, choices)
+    return f"; did you mean {match!r}?" if match is not None else ""
 
 
 class FutocpError(Exception):
@@ -97,10 +151,18 @@ class SolverError(FutocpError):
 
 
 class ResourceError(FutocpError):
-    """The environment failed a run: a full disk, an unreachable scheduler.
+    """The environment failed a run: a full disk, a folder that cannot be written.
 
     Not the user's input: the CLI exits with code 1, and nothing already
     written is lost.
+    """
+
+
+class ServiceUnavailable(ResourceError):
+    """A service a run needs does not answer: an unreachable Dask scheduler.
+
+    Not the user's input and not a time limit: the CLI exits with code 69
+    (``EX_UNAVAILABLE`` of sysexits), and nothing already written is lost.
     """
 
 

@@ -1,12 +1,12 @@
-"""Board families, defined declaratively by the YAML files of ``models/``.
+"""Board families, defined declaratively by the YAML files of ``futocp/models/``.
 
 A *family* (Latin square, Futoshiki, Sudoku, Jigsaw, a Latin triangle...) is a
 recipe for Latin boards: its geometry (a grid, or explicit cells with a
 layout), its asterisms (rows, columns, boxes, diagonals, windows, a region
 partition, or explicit cell lists), its label multiset and any default
 inscription, all depending on a few parameters (``n``, ``box``, ``regions``,
-``word``...). Each family is one file ``models/<name>.yaml``; the format of
-these files is described in ``models/README.md``. :func:`family` turns a
+``word``...). Each family is one file ``futocp/models/<name>.yaml``; the format
+of these files is described in ``futocp/models/README.md``. :func:`family` turns a
 family name, its parameters and an instance's givens into a
 :class:`~futocp.board.Board` whose ``kind`` is the family name and whose
 ``params`` are the resolved parameters, so that a writer can give the board
@@ -14,10 +14,10 @@ back as ``{"kind": name, params..., "givens": ...}``.
 
 Where the YAML files are found: the directories named in the environment
 variable ``FUTOCP_MODELS`` (``os.pathsep``-separated; for one's own families),
-then ``models/`` next to the ``futocp`` package (a clone or an editable
-install, as the README installs), then ``<prefix>/share/futocp/models`` (where
-a wheel installs them, by ``[tool.setuptools.data-files]`` in
-``pyproject.toml``).
+then the package's own ``models/`` folder, read with :mod:`importlib.resources`
+(package data: every install has it, a clone, an editable install, a wheel in
+a venv, ``pip install --user`` or ``--target``). A name found twice is taken
+from the first folder.
 
 Example:
     >>> b = sudoku(box=(2, 2), givens=[[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
@@ -33,25 +33,28 @@ from __future__ import annotations
 import ast
 import math
 import os
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .board import Board, Label, label_sort_key
-from .errors import BoardError, InputError, UsageError
+from .board import Board, Label, declare_metadata, grid_neighbour_pairs, label_sort_key
+from .errors import BoardError, InputError, UsageError, did_you_mean
 from .relations import RELATIONS, Relation, get_kind
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = [
     "Family", "Param", "family", "get_family", "list_families", "models_dirs",
     "latin_square", "futoshiki", "sudoku", "jigsaw",
     "futoshiki_adjacent", "kropki", "killer_sudoku",
     "RelationError", "check_relations", "derived_relations", "explicit_relations",
-    "relation_key", "kind_of_key", "neighbour_pairs",
+    "relation_key", "kind_of_key", "neighbour_pairs", "grid_line_of",
     "grid_lines", "grid_clues", "board_layout", "parse_param_text", "MAX_GRID",
 ]
 
@@ -264,6 +267,9 @@ class Param:
         choices: The allowed values of a ``choice``.
         optional: A parameter without a default that may be left out (a board
             then has no value for it: Tatham's ``grade``).
+        metadata: The parameter describes the puzzle, not the board (Tatham's
+            ``grade``): a board whose clues change drops it
+            (:func:`futocp.board.declare_metadata`).
     """
 
     name: str
@@ -274,6 +280,7 @@ class Param:
     max: int | None = None
     choices: tuple[str, ...] = ()
     optional: bool = False
+    metadata: bool = False
 
     def parse(self, value: Any) -> Any:
         """Check and normalise a value (from Python, a document or the command line)."""
@@ -302,7 +309,7 @@ class Param:
 
 
 # ------------------------------------------------------------------ relations
-RELATION_MODES = ("none", "neighbours", "any")
+RELATION_MODES = ("none", "neighbours", "lines", "any")
 
 
 class RelationError(BoardError):
@@ -365,20 +372,34 @@ def _connected(cells: Sequence[int], cols: int) -> bool:
     return seen == rest
 
 
-def neighbour_pairs(board: Board) -> list[tuple[int, int]]:
-    """Every pair ``(a, b)``, ``a < b``, of orthogonal neighbours of a grid board."""
-    if board.shape is None:
-        return []
-    rows, cols = board.shape
-    out = []
+def grid_line_of(cells: Sequence[int], rows: int, cols: int) -> tuple[str, int, bool] | None:
+    """Which whole line of a rows x cols grid ``cells`` are, in order from one end:
+    ``("row" or "col", index, reversed)``, or None.
+
+    Example:
+        >>> grid_line_of([2, 1, 0], 3, 3), grid_line_of([1, 4, 7], 3, 3), grid_line_of([0, 4], 3, 3)
+        (('row', 0, True), ('col', 1, False), None)
+    """
+    cells = list(cells)
     for r in range(rows):
-        for c in range(cols):
-            cell = r * cols + c
-            if c + 1 < cols:
-                out.append((cell, cell + 1))
-            if r + 1 < rows:
-                out.append((cell, cell + cols))
-    return out
+        row = [r * cols + c for c in range(cols)]
+        if cells in (row, row[::-1]):
+            return "row", r, cells != row
+    for c in range(cols):
+        col = [r * cols + c for r in range(rows)]
+        if cells in (col, col[::-1]):
+            return "col", c, cells != col
+    return None
+
+
+def _is_line(cells: Sequence[int], rows: int, cols: int) -> bool:
+    return grid_line_of(cells, rows, cols) is not None
+
+
+def neighbour_pairs(board: Board) -> list[tuple[int, int]]:
+    """Every pair ``(a, b)``, ``a < b``, of orthogonal neighbours of a grid board
+    (:func:`~futocp.board.grid_neighbour_pairs`; none on a board without a grid)."""
+    return [] if board.shape is None else grid_neighbour_pairs(*board.shape)
 
 
 def check_relations(board: Board, relations: Sequence[Relation]) -> None:
@@ -413,8 +434,10 @@ def check_relations(board: Board, relations: Sequence[Relation]) -> None:
                        "are strings")
         if spec.arity is not None and len(rel.cells) != spec.arity:
             raise fail(f"a {rel.kind} relation names {spec.arity} cells, got {len(rel.cells)}")
-        if len(rel.cells) < 2:
-            raise fail(f"a {rel.kind} relation needs at least two cells")
+        if not rel.cells:
+            raise fail(f"a {rel.kind} relation names no cell")
+        if len(rel.cells) < spec.min_cells:
+            raise fail(f"a {rel.kind} relation needs at least {spec.min_cells} cells")
         for j, c in enumerate(rel.cells):
             if not _is_int(c) or not 0 <= c < board.n_cells:
                 raise fail(f"{rel.kind} relation {shown} names cell {c!r}, outside "
@@ -425,13 +448,9 @@ def check_relations(board: Board, relations: Sequence[Relation]) -> None:
                     raise fail(f"{rel.kind} relation between cell {board.cell_name(c)} and "
                                "itself", j)
                 raise fail(f"{rel.kind} {shown} names cell {board.cell_name(c)} twice", j)
-        names = {k for k, _ in rel.params}
-        if names != set(spec.params):
-            need = ", ".join(spec.params) or "no parameters"
-            raise fail(f"a {rel.kind} relation takes {need}, got {', '.join(sorted(names)) or 'none'}")
-        for key, value in rel.params:
-            if not _is_int(value):
-                raise fail(f"{rel.kind} {key} must be an integer, got {value!r}")
+        problem = spec.param_problem(len(rel.cells), rel.param_map)
+        if problem is not None:
+            raise fail(problem)
         if spec.opposite is not None:
             pair = tuple(sorted(rel.cells))
             other = pairs.get(pair)
@@ -722,6 +741,9 @@ class Family:
                     raise fail(f"{what} cell {cell!r} is not a cell number "
                                f"0..{base.n_cells - 1}", j)
                 numbers.append(int(cell))
+        if mode == "lines" and base.shape is not None and not _is_line(numbers, *base.shape):
+            raise fail(f"the cells of {kind} {index} are not a whole row or column read from "
+                       "one end")
         if mode == "neighbours" and base.shape is not None and len(set(numbers)) == len(numbers):
             cols = base.shape[1]
             if spec.binary and not _adjacent(numbers[0], numbers[1], cols):
@@ -880,12 +902,22 @@ def board_layout(board: Board) -> list[list[int]] | None:
 
 
 # ------------------------------------------------------------------ loading
-def models_dirs() -> list[Path]:
-    """The directories searched for family files, first match of a name wins."""
-    dirs = [Path(p) for p in os.environ.get("FUTOCP_MODELS", "").split(os.pathsep) if p]
-    dirs.append(Path(__file__).resolve().parent.parent / "models")
-    dirs.append(Path(sys.prefix) / "share" / "futocp" / "models")
-    return [d for d in dirs if d.is_dir()]
+def models_dirs() -> list[Traversable]:
+    """The folders searched for family files, in order (the first file of a name wins).
+
+    The folders of ``FUTOCP_MODELS`` that exist, then the package's ``models/``
+    (a :class:`~importlib.resources.abc.Traversable`: a :class:`~pathlib.Path`
+    in every ordinary install).
+
+    Example:
+        >>> models_dirs()[-1].joinpath("sudoku.yaml").is_file()
+        True
+    """
+    dirs: list[Traversable] = [
+        Path(p) for p in os.environ.get("FUTOCP_MODELS", "").split(os.pathsep) if p]
+    dirs = [d for d in dirs if d.is_dir()]
+    dirs.append(resources.files("futocp").joinpath("models"))
+    return dirs
 
 
 _FAMILY_KEYS = {"name", "description", "source", "aliases", "params", "size", "grid", "cells",
@@ -893,7 +925,7 @@ _FAMILY_KEYS = {"name", "description", "source", "aliases", "params", "size", "g
                 "relations", "complete", "lists"}
 
 
-def _read_family(path: Path) -> Family:
+def _read_family(path: Traversable) -> Family:
     source = str(path)
     try:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -920,7 +952,7 @@ def _read_family(path: Path) -> Family:
         if (p["type"] == "choice") != bool(choices):
             raise InputError(f"parameter {key!r}: 'choices' goes with type choice", source)
         param = Param(key, p["type"], None, p.get("help", ""), p.get("min"), p.get("max"),
-                      choices, bool(p.get("optional", False)))
+                      choices, bool(p.get("optional", False)), bool(p.get("metadata", False)))
         if p.get("default") is not None:
             try:
                 param = replace(param, default=param.parse(p["default"]))
@@ -939,7 +971,7 @@ def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
     grid = "grid" in doc
     modes = dict(doc.get("relations") or {})
     if not isinstance(doc.get("relations") or {}, dict):
-        raise InputError("'relations' maps relation kinds to none, neighbours or any", source)
+        raise InputError("'relations' maps relation kinds to none, neighbours, lines or any", source)
     if "less" in doc:
         modes.setdefault("less", doc["less"])
     for key, mode in modes.items():
@@ -947,9 +979,10 @@ def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
             raise InputError(f"relations: unknown relation kind {key!r} "
                              f"(known: {', '.join(RELATIONS)})", source)
         if mode not in RELATION_MODES:
-            raise InputError(f"relations: {key!r} is none, neighbours or any, got {mode!r}", source)
-        if mode == "neighbours" and not grid:
-            raise InputError(f"relations: {key!r} between neighbours needs a grid", source)
+            raise InputError(f"relations: {key!r} is none, neighbours, lines or any, got {mode!r}",
+                             source)
+        if mode in ("neighbours", "lines") and not grid:
+            raise InputError(f"relations: {key!r} between {mode} needs a grid", source)
     lists = doc.get("lists") or []
     if not isinstance(lists, list):
         raise InputError("'lists' is a list of relation kinds", source)
@@ -979,11 +1012,14 @@ def _check_relation_spec(doc: dict[str, Any], source: str) -> None:
 def _registry() -> dict[str, Family]:
     out: dict[str, Family] = {}
     for folder in models_dirs():
-        for path in sorted(folder.glob("*.yaml")):
+        files = [p for p in folder.iterdir() if p.name.endswith(".yaml") and p.is_file()]
+        for path in sorted(files, key=lambda p: p.name):
             fam = _read_family(path)
-            if fam.name != path.stem:
+            if fam.name != path.name.removesuffix(".yaml"):
                 raise InputError(f"family name {fam.name!r} differs from the file name", str(path))
             out.setdefault(fam.name, fam)
+    for fam in out.values():
+        declare_metadata(fam.name, [p.name for p in fam.params.values() if p.metadata])
     return out
 
 
@@ -1004,7 +1040,9 @@ def get_family(name: str) -> Family:
     for fam in reg.values():
         if name in (fam.spec.get("aliases") or ()):
             return fam
-    raise UsageError(f"unknown family {name!r} (known: {', '.join(sorted(reg))})")
+    names = [*reg, *(a for fam in reg.values() for a in fam.spec.get("aliases") or ())]
+    raise UsageError(f"unknown family {name!r}{did_you_mean(name, names)} "
+                     f"(known: {', '.join(sorted(reg))})")
 
 
 # ------------------------------------------------------------------ constructors

@@ -67,7 +67,7 @@ from typing import Any
 from . import families
 from .api import solve
 from .backends import REGISTRY
-from .board import Board, Label
+from .board import Board, Label, grid_neighbour_pairs
 from .errors import BoardError, UsageError
 from .families import grid_lines
 from .model import build_model
@@ -281,17 +281,6 @@ def remove_clues(board: Board, seed: int | None = None, givens: int | None = Non
 
 
 # ---------------------------------------------------------------- Futoshiki
-def _neighbour_pairs(n: int) -> list[tuple[int, int]]:
-    out = []
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n:
-                out.append((r * n + c, r * n + c + 1))
-            if r + 1 < n:
-                out.append((r * n + c, (r + 1) * n + c))
-    return out
-
-
 def _oriented(pair: tuple[int, int], values: Sequence[Any]) -> tuple[int, int]:
     a, b = pair
     return (a, b) if values[a] < values[b] else (b, a)
@@ -335,7 +324,7 @@ def futoshiki_puzzle(n: int, inequalities: int = 0, givens: int = 0, seed: int |
         (6, 4)
     """
     rng = rng or _rng(seed)
-    pairs = _neighbour_pairs(n)
+    pairs = grid_neighbour_pairs(n, n)
     if not 0 <= inequalities <= len(pairs):
         raise BoardError(f"a {n}x{n} Futoshiki has {len(pairs)} neighbour pairs; "
                          f"cannot place {inequalities} inequalities")
@@ -509,8 +498,8 @@ def random_cages(board: Board, solution: Sequence[Any], seed: int | None = None,
     Cells are visited in a random order; a cell not yet caged starts a cage
     that aims at a size drawn from ``sizes`` and grows by random orthogonal
     neighbours that are not caged yet and whose labels are not in the cage
-    (the labels of a cage differ). A cage cannot have one cell: such a cell
-    then joins a random neighbouring cage that is below ``max(sizes)`` cells
+    (the labels of a cage differ). It draws no cage of one cell (a given in
+    disguise, though boards accept them): such a cell then joins a random neighbouring cage that is below ``max(sizes)`` cells
     and lacks its label; else it takes a neighbour from a cage of three cells
     or more (which stays connected); else it joins any neighbouring cage that
     lacks its label (the only way a cage exceeds ``max(sizes)``, rare); when
@@ -542,7 +531,7 @@ def random_cages(board: Board, solution: Sequence[Any], seed: int | None = None,
         raise UsageError(f"cage sizes must be positive, got {tuple(sizes)}")
     rng = rng or _rng(seed)
     if board.n_cells < 2:
-        raise BoardError("a cage needs two cells: this board has one")
+        raise BoardError("the cages drawn have two cells or more: this board has one")
     near = _grid_neighbours(board)
     for _ in range(100):
         cages = _draw_cages(board.n_cells, solution, sizes, near, rng)
@@ -586,7 +575,7 @@ def _draw_cages(n_cells: int, solution: Sequence[Any], sizes: Sequence[int],
 def _rehome(cell: int, alone: int, cages: list[list[int]], owner: dict[int, int],
             near: Mapping[int, list[int]], solution: Sequence[Any], largest: int,
             rng: random.Random) -> None:
-    """Give the one cell of cage ``alone`` a cage of two cells or more (a cage needs two):
+    """Give the one cell of cage ``alone`` a cage of two cells or more (none of one is drawn):
     join a neighbouring cage below ``largest`` cells that lacks its label; else take a
     neighbour (of another label) from a cage of three cells or more that stays
     connected without it; else join any neighbouring cage that lacks its label."""

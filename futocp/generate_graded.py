@@ -47,7 +47,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import families
-from .board import Board, Label
+from .board import Board, Label, grid_neighbour_pairs
 from .errors import FutocpError, UsageError
 from .generate import random_latin_square, random_solution
 from .rating import LETTERS, LEVELS, closure, count_solutions, default_scale, rate
@@ -89,17 +89,6 @@ def _level(grade: str | int) -> int:
     return LEVELS.index(name)
 
 
-def _neighbour_pairs(n: int) -> list[tuple[int, int]]:
-    out = []
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n:
-                out.append((r * n + c, r * n + c + 1))
-            if r + 1 < n:
-                out.append((r * n + c, (r + 1) * n + c))
-    return out
-
-
 class _Maker:
     """One family's template, pool and board builder."""
 
@@ -136,7 +125,7 @@ class _Maker:
         if self.kind != "futoshiki-adjacent":
             return ()
         out = []
-        for a, b in _neighbour_pairs(self.n):
+        for a, b in grid_neighbour_pairs(self.n, self.n):
             kind = "consecutive" if abs(int(sol[a]) - int(sol[b])) == 1 else "nonconsecutive"
             out.append(Relation(kind, (a, b)))
         return tuple(out)
@@ -146,7 +135,7 @@ class _Maker:
         if self.kind != "futoshiki" or level == 0:
             return []
         return [(a, b) if int(sol[a]) < int(sol[b]) else (b, a)
-                for a, b in _neighbour_pairs(self.n)]
+                for a, b in grid_neighbour_pairs(self.n, self.n)]
 
     def _board(self, givens: Any, less: Any, sol: list[Label] | tuple[Label, ...],
                fixed: tuple[Relation, ...] = ()) -> Board:

@@ -14,13 +14,19 @@ index order is label order), and these constraints:
   ``consecutive``, ``cage``...), whose meaning is its kind's record in
   :mod:`futocp.relations`; a kind whose cells are distinct (a cage) also
   gives an :class:`AllDifferent`;
-* :class:`Fixed` -- a clue.
+* :class:`Fixed` -- a clue, or a *given* of a one-cell relation: a Killer
+  cage of one cell holds its sum (its list is narrowed to the labels the
+  relation allows, like a clue's, in every filtering mode).
 
 The Model also owns the structure backends need: the permutation groups as
 ``(cells, counts)`` pairs (:attr:`Model.groups`), the groups of each cell, the
 peers of each cell, the support of every binary relation over value indices
-(:meth:`Model.support`) and the label sets of every cage
-(:meth:`Model.combinations`).
+(:meth:`Model.support`), the label sets of every cage
+(:meth:`Model.combinations`) and the generic decomposition of every n-ary
+relation over value indices: its allowed tuples on the cells' lists
+(:meth:`Model.allowed_tuples`, a table) and the same as a layered decision
+diagram (:meth:`Model.diagram`), both without the tuples that give one label
+to two cells of a shared all-different group (:meth:`Model.distinct_pairs`).
 
 ``build_model(board, filtering="lists")`` applies the list-colouring reduction of
 seed 000 (:func:`futocp.propagate.filter_lists`), extended to every relation;
@@ -52,12 +58,14 @@ from functools import cached_property
 from typing import Any
 
 from .board import Board, Label
+from .diagram import Diagram
 from .errors import UnsupportedError, UsageError
 from .gac import gac_filter
 from .propagate import bits, filter_lists
 from .relations import (
+    MAX_TUPLES,
     Relation,
-    allowed_tuples,
+    TableTooLarge,
     cage_combinations,
     get_kind,
     support_masks,
@@ -102,7 +110,7 @@ class AllDifferent:
 
 @dataclass(frozen=True)
 class Fixed:
-    """A clue: the cell takes value index ``value``."""
+    """A clue (or a one-cell relation's given): the cell takes value index ``value``."""
 
     cell: int
     value: int
@@ -124,7 +132,8 @@ class Model:
         filtering: ``"lists"``, ``"gac"`` or ``"none"``.
         conflict: Why the model is known to be unsatisfiable, or None.
         stats: ``build_s`` (seconds), ``removed_values`` (by filtering) and
-            ``fixed_cells`` (cells without a clue that filtering left one label).
+            ``fixed_cells`` (cells without a clue or a given that filtering
+            left one label).
     """
 
     board: Board
@@ -286,19 +295,6 @@ class Model:
         fwd, _ = self.support(rel)
         return [(i, j) for i, mask in enumerate(fwd) for j in bits(mask)]
 
-    def allowed_tuples(self, rel: Relation, max_candidates: int | None = None
-                       ) -> list[tuple[int, ...]]:
-        """The allowed value-index tuples of a relation of any arity, over its cells'
-        current lists (:func:`~futocp.relations.allowed_tuples`: the generic
-        decomposition of an n-ary kind a backend has no specialised encoding of).
-
-        Raises:
-            UnsupportedError: when the lists give more than ``max_candidates`` tuples to
-                try (None: :data:`~futocp.relations.MAX_TUPLE_CANDIDATES`).
-        """
-        return allowed_tuples(get_kind(rel.kind), self.values,
-                              [self.domain(c) for c in rel.cells], rel.param_map, max_candidates)
-
     def combinations(self, rel: Relation) -> tuple[int, ...]:
         """A cage's label sets (bit sets of value indices) of the right size and sum."""
         key = (len(rel.cells), rel.params)
@@ -307,6 +303,86 @@ class Model:
             cache[key] = tuple(cage_combinations(_ints(self.values), len(rel.cells),
                                                  rel.param_map["sum"]))
         return cache[key]
+
+    def distinct_pairs(self, rel: Relation) -> tuple[tuple[int, int], ...]:
+        """The pairs ``(i, j)``, ``i < j``, of positions of ``rel``'s cells that share
+        a Permutation or partial AllDifferent group (so take different labels)."""
+        near = self.neighbours
+        cells = rel.cells
+        return tuple((i, j) for i in range(len(cells)) for j in range(i + 1, len(cells))
+                     if cells[j] in near[cells[i]])
+
+    def describe(self, rel: Relation) -> str:
+        """``relation arith(0,0), (0,1) op=+ target=3``: a relation for the messages."""
+        name = self.board.cell_name
+        params = "".join(f" {k}={v}" for k, v in rel.params)
+        return f"relation {rel.kind}({', '.join(name(c) for c in rel.cells)}){params}"
+
+    def allowed_tuples(self, rel: Relation, limit: int | None = MAX_TUPLES
+                       ) -> tuple[tuple[int, ...], ...]:
+        """The generic decomposition of an n-ary relation as a table: the value-index
+        tuples (one per cell, in the relation's order) that its kind allows on the
+        cells' current lists, without those that repeat a label in a shared
+        all-different group. Cached per relation.
+
+        Raises:
+            TableTooLarge: past ``limit`` rows (or :data:`~futocp.relations.MAX_STEPS`
+                steps of enumeration), naming the relation.
+        """
+        key = (rel, limit)
+        cache = self._tuple_cache
+        if key not in cache:
+            cache[key] = _decomposed("table", self, rel, self._lists(rel), limit)
+        return cache[key]
+
+    def diagram(self, rel: Relation, full: bool = False, limit: int | None = MAX_TUPLES
+                ) -> Diagram:
+        """The generic decomposition of an n-ary relation as a layered decision
+        diagram over value indices (:mod:`futocp.diagram`): unrolled from its
+        kind's automaton, or built from its table (without the tuples that
+        repeat a label in a shared all-different group).
+
+        Args:
+            rel: The relation.
+            full: Build it on every value for every cell (valid for any lists,
+                so for the filtering of lists other than the Model's, and for
+                structures shared between models), not on the cells' current lists.
+            limit: Most rows or arcs.
+
+        Raises:
+            TableTooLarge: past ``limit``, naming the relation.
+        """
+        key = (rel, full, limit)
+        cache = self._diagram_cache
+        if key not in cache:
+            lists = (tuple(range(self.n_values)),) * len(rel.cells) if full else self._lists(rel)
+            cache[key] = _decomposed("diagram", self, rel, lists, limit)
+        return cache[key]
+
+    def _lists(self, rel: Relation) -> tuple[tuple[int, ...], ...]:
+        """The current lists of ``rel``'s cells, as value indices."""
+        return tuple(tuple(bits(self.domains[c])) for c in rel.cells)
+
+    @cached_property
+    def propagated(self) -> tuple[Relation, ...]:
+        """The n-ary relations the list filtering propagates through their diagram
+        (every n-ary relation but the cages, which have their own rule)."""
+        return tuple(r for r in self.nary if r.kind != "cage")
+
+    @cached_property
+    def _filter_diagrams(self) -> tuple[tuple[tuple[int, ...], Any, tuple[int, ...]], ...]:
+        """``(cells, layers, levels)`` per propagated relation whose diagram (on every
+        value) is within the size guard, its labels as bits (a larger one is left
+        out: the filtering is a reduction, the backends still encode it)."""
+        out = []
+        for rel in self.propagated:
+            try:
+                d = self.diagram(rel, full=True)
+            except TableTooLarge:
+                continue
+            bitted = d.relabel(lambda v: 1 << v)
+            out.append((rel.cells, bitted.layers, bitted.levels))
+        return tuple(out)
 
     def filter(self, domains: Sequence[int]) -> tuple[list[int], int, int | None]:
         """Run the model's filtering on ``domains``: with ``filtering="gac"``,
@@ -330,7 +406,8 @@ class Model:
             [(r.a, r.b) for r in self.less],  # the bounds rule: arc consistency, faster
             distinct=[con.cells for con in self.all_different],
             binary=[(r.a, r.b, *self.support(r)) for r in self.binary if r.kind != "less"],
-            cages=[(r.cells, self.combinations(r)) for r in self.cages], touched=touched)
+            cages=[(r.cells, self.combinations(r)) for r in self.cages],
+            diagrams=self._filter_diagrams, touched=touched)
 
     @cached_property
     def gac_groups(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
@@ -351,6 +428,14 @@ class Model:
     @cached_property
     def _combination_cache(self) -> dict[tuple[int, tuple[tuple[str, int], ...]],
                                          tuple[int, ...]]:
+        return {}
+
+    @cached_property
+    def _tuple_cache(self) -> dict[tuple[Relation, int | None], tuple[tuple[int, ...], ...]]:
+        return {}
+
+    @cached_property
+    def _diagram_cache(self) -> dict[tuple[Relation, bool, int | None], Diagram]:
         return {}
 
     def labels_of(self, indices: Sequence[int]) -> tuple[Label, ...]:
@@ -377,6 +462,44 @@ class _LazyNames:
         return ", ".join(self.name(c) for c in self.cells)
 
 
+_DECOMPOSED: dict[tuple[Any, ...], Any] = {}
+_DECOMPOSED_KEPT = 4096
+
+
+def _decomposed(form: str, model: Model, rel: Relation, lists: tuple[tuple[int, ...], ...],
+                limit: int | None) -> Any:
+    """The table (value-index tuples) or the diagram (over value indices) of ``rel`` on
+    ``lists``, shared by the relations and models that ask the same (the Towers
+    clues of one count on whole lines, the boards of a collection): keyed by the
+    kind's record, the parameters, the lists as labels, the distinct pairs and the
+    limit. A refusal (:class:`~futocp.relations.TableTooLarge`) is kept too, and
+    raised again naming the relation."""
+    spec = get_kind(rel.kind)
+    vals = model.values
+    labels = tuple(tuple(vals[v] for v in cell) for cell in lists)
+    distinct = model.distinct_pairs(rel)
+    key = (form, spec, rel.params, labels, distinct, limit)
+    hit = _DECOMPOSED.get(key)
+    if hit is None:
+        index = model._index
+        try:
+            if form == "table":
+                rows = spec.allowed_tuples(labels, rel.param_map, limit, distinct)
+                hit = tuple(tuple(index[x] for x in row) for row in rows)
+            else:
+                made = spec.diagram(labels, rel.param_map, limit, distinct)
+                hit = made.relabel(index.__getitem__)
+        except TableTooLarge as exc:
+            hit = exc
+        if len(_DECOMPOSED) >= _DECOMPOSED_KEPT:
+            _DECOMPOSED.clear()
+        _DECOMPOSED[key] = hit
+    if isinstance(hit, TableTooLarge):
+        generic = f"a {spec.name} relation"
+        raise TableTooLarge(str(hit).replace(generic, model.describe(rel), 1))
+    return hit
+
+
 def _ints(values: Sequence[Label]) -> list[int]:
     """Integer labels (the kinds that need integers are checked by the Board)."""
     return [v for v in values if isinstance(v, int)]
@@ -394,8 +517,8 @@ def _clue_conflict(board: Board) -> str | None:
         for label, k in held.items():
             if k > mult[label]:
                 cells = [name(c) for c in ast if clues.get(c) == label]
-                return (f"asterism {i} holds {label!r} {k} times (allowed {mult[label]}): "
-                        f"cells {', '.join(cells)}")
+                return (f"{board.asterism_names[i]} holds {label!r} {k} times (allowed "
+                        f"{mult[label]}): cells {', '.join(cells)}")
     for rel in board.relations:
         spec = get_kind(rel.kind)
         shown = _LazyNames(name, rel.cells)
@@ -411,7 +534,36 @@ def _clue_conflict(board: Board) -> str | None:
                                                         rel.param_map["sum"]):
             return (f"no {len(rel.cells)} different labels sum to {rel.param_map['sum']} "
                     f"(cage [{shown}])")
+        if len(rel.cells) == 1 and not _unary_mask(rel, board.values):
+            return f"no label satisfies the one-cell {rel.kind} [{shown}]"
+        if not spec.binary and not _satisfiable(board, rel):
+            params = "".join(f" {k}={v}" for k, v in rel.params)
+            return f"no labels of its cells satisfy the relation {rel.kind}({shown}){params}"
     return None
+
+
+def _unary_mask(rel: Relation, values: Sequence[Label]) -> int:
+    """The value indices a one-cell relation allows its cell, as a bit set."""
+    return sum(1 << i for i, v in enumerate(values) if rel.holds((v,)))
+
+
+def _relation_givens(board: Board) -> list[tuple[int, int]]:
+    """``(cell, allowed value indices)`` of each one-cell relation on a cell
+    without a clue (a Killer cage of one cell: the index of its sum)."""
+    clues = board.clue_map
+    return [(rel.cells[0], _unary_mask(rel, board.values)) for rel in board.relations
+            if len(rel.cells) == 1 and rel.cells[0] not in clues]
+
+
+def _satisfiable(board: Board, rel: Relation) -> bool:
+    """Whether some labels of the board satisfy an n-ary relation, whatever the clues
+    (as the cage sum test: what the clues leave is the filtering's or the search's
+    to tell); True when the enumeration would take too long to tell."""
+    lists = [list(board.values)] * len(rel.cells)
+    try:
+        return next(get_kind(rel.kind).iter_tuples(lists, rel.param_map), None) is not None
+    except TableTooLarge:
+        return True
 
 
 def _group_constraints(asterisms: tuple[tuple[int, ...], ...], counts: tuple[int, ...] | None
@@ -466,6 +618,11 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
     for c, v in board.clues:
         constraints.append(Fixed(c, index[v]))
         domains[c] = 1 << index[v]
+    givens = _relation_givens(board)
+    for c, allowed in givens:  # a one-cell relation: a unary constraint on the cell's list
+        domains[c] &= allowed
+        if allowed and not allowed & (allowed - 1):  # one label: a given (a Killer cage of one)
+            constraints.append(Fixed(c, allowed.bit_length() - 1))
 
     model = Model(board, values, tuple(domains), tuple(constraints), filtering)
     removed = 0
@@ -476,7 +633,7 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
         conflict = None if empty is None else (
             _clue_conflict(board)
             or f"the list of cell {board.cell_name(empty)} is empty after filtering")
-    clued = model.board.clue_map
+    clued = {*board.clue_map, *(c for c, _ in givens)}
     fixed = sum(1 for c, d in enumerate(domains) if d and not d & (d - 1) and c not in clued)
     stats = {"build_s": time.perf_counter() - t0, "removed_values": removed,
              "fixed_cells": fixed}
@@ -486,4 +643,5 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
     return final
 
 
-_FIELDS = frozenset(f.name for f in fields(Model))
+# the Model's fields, and the caches built on the lists (the final Model builds its own)
+_FIELDS = frozenset(f.name for f in fields(Model)) | {"_tuple_cache", "_diagram_cache"}

@@ -26,7 +26,17 @@ header comments map them to labels), each restricted to its list, and
   finished five (median 3.4 s), the arithmetic three (median 15 s), with 4 to
   60 times fewer nodes; on 9x9 Kropki boards both took 0.2 s;
 * per ``cage``, ``sum(c in cage)(lab(c)) = total`` (its distinctness is the
-  cage's all-different group above).
+  cage's all-different group above);
+* per relation of another n-ary kind, its generic decomposition:
+  ``regular`` over its layered diagram read as a finite automaton (a state per
+  node) when its kind has an automaton (:meth:`~futocp.model.Model.diagram`),
+  else a ``table`` of its allowed value-index tuples
+  (:meth:`~futocp.model.Model.allowed_tuples`; ``constraint false`` when it
+  allows none). The generic decomposition is the default by measurement
+  (``benchmarks/tatham_games.py``, ``docs/performance.md``): on 9x9 Towers
+  Gecode's ``regular`` took 0.3-0.9 s where the expressions took up to 35 s;
+  on 9x9 Keen the tables and the expressions are even. Option
+  ``nary="expression"`` posts the kinds of :data:`NARY` as their expressions.
 
 It prints one line per solution::
 
@@ -73,6 +83,7 @@ Example:
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -80,17 +91,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Label
+from .diagram import Diagram
 from .errors import FutocpError, InputError, SolverError, UnsupportedError, UsageError
 from .model import Model
 from .relations import Relation, get_kind
 
-__all__ = ["to_mzn", "parse_mzn_output", "write_redefinitions", "MznOutput", "SOLUTION_PREFIX",
-           "CONSISTENCIES", "RELATION_ENCODINGS", "SPECIALISED", "ARITHMETIC",
+__all__ = ["to_mzn", "parse_mzn_output", "parse_output_lines", "read_mzn_header", "HEADER",
+           "write_redefinitions", "MznOutput", "SOLUTION_PREFIX",
+           "CONSISTENCIES", "RELATION_ENCODINGS", "NARY_ENCODINGS", "SPECIALISED", "ARITHMETIC",
+           "NARY",
            "GECODE_6_2_REDEFINITIONS"]
 
 SOLUTION_PREFIX = "futocp-solution:"
+HEADER = "% futocp MiniZinc export:"  # the first line of every export (read_mzn_header)
 CONSISTENCIES = ("domain", "solver")
 RELATION_ENCODINGS = ("table", "arithmetic")
+NARY_ENCODINGS = ("generic", "expression")
 
 SPECIALISED: dict[str, str] = {"less": "x[{a}] < x[{b}]"}
 """The binary kinds always posted as a constraint of their own, by kind: ``{a}`` and
@@ -123,6 +139,9 @@ GECODE_6_2_REDEFINITIONS: dict[str, str] = {
 path there."""
 
 _SOLUTION = re.compile(re.escape(SOLUTION_PREFIX) + r"\s*\[([^\]]*)\]")
+_HEADER = re.compile(re.escape(HEADER) + r".*?\b(\d+) cells, (\d+) values\b")
+_LABEL_MAP = "% value index -> label:"
+_LABEL_PAIR = re.compile(r"(\d+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+)")
 _STAT = re.compile(r"^%%%mzn-stat:\s*(\w+)=(.*)$")
 
 
@@ -149,7 +168,7 @@ def _array(items: Sequence[str], width: int = 96) -> str:
 
 
 def _label_comment(model: Model) -> list[str]:
-    out = ["% value index -> label:"]
+    out = [_LABEL_MAP]
     pairs = [f"{i + 1}={label!r}" for i, label in enumerate(model.values)]
     line = "%  "
     for p in pairs:
@@ -159,6 +178,55 @@ def _label_comment(model: Model) -> list[str]:
         line += " " + p
     out.append(line.rstrip())
     return out
+
+
+def _arith_expression(rel: Relation, cells: Sequence[int]) -> str:
+    p = rel.param_map
+    labs = [f"lab({c})" for c in cells]
+    op, target = p["op"], p["target"]
+    if op == "+":
+        return f"{' + '.join(labs)} = {target}"
+    if op == "*":
+        return f"{' * '.join(labs)} = {target}"
+    a, b = labs
+    if op == "-":
+        return f"abs({a} - {b}) = {target}"
+    disj = " \\/ "
+    return f"({a} = {target} * {b}{disj}{b} = {target} * {a})"
+
+
+def _visible_expression(rel: Relation, cells: Sequence[int]) -> str:
+    xs = [f"x[{c}]" for c in cells]
+    conj = " /\\ "
+    terms = ["1"] + ["bool2int(" + conj.join(f"{x} > {y}" for y in xs[:i]) + ")"
+                     for i, x in enumerate(xs) if i]
+    return f"{' + '.join(terms)} = {rel.param_map['count']}"
+
+
+NARY: dict[str, Any] = {"arith": _arith_expression, "visible": _visible_expression}
+"""The n-ary kinds ``nary="expression"`` posts as an expression of their own
+(``expression(rel, cells)``, cells 1-based; ``lab(c)`` is the label of cell c,
+``x[c]`` its value index, in label order): ``arith`` a sum, a product, ``abs`` of
+a difference or a quotient either way round; ``visible`` the number of cells
+above every cell before them."""
+
+
+def _dfa_lines(name: str, d: Diagram, n_values: int) -> list[str]:
+    """A layered diagram over value indices as MiniZinc's ``regular`` automaton: a
+    state per node, numbered level by level from 1 (the root); the terminal is the
+    last state; a missing transition is 0 (fail)."""
+    first = [1]
+    for level in d.levels:
+        first.append(first[-1] + level)
+    states = first[-1] - 1
+    table = [[0] * n_values for _ in range(states)]
+    for i, arcs in enumerate(d.layers):
+        for s, v, t in arcs:
+            table[first[i] + s - 1][v] = first[i + 1] + t
+    flat = [str(x) for row in table for x in row]
+    return [f"int: {name}_q = {states};",
+            f"array[1..{states}, VALUES] of int: {name} = "
+            f"array2d(1..{states}, VALUES, {_array(flat)});"]
 
 
 def _lab_definition(model: Model) -> str | None:
@@ -179,7 +247,7 @@ def _pairs_table(pairs: Sequence[tuple[int, int]]) -> str:
 
 
 def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
-           **options: Any) -> str:
+           nary: str = "generic", **options: Any) -> str:
     """A MiniZinc model with its data, in one ``.mzn`` text.
 
     Args:
@@ -189,6 +257,9 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
         relations: ``"table"`` posts ``less`` as ``<`` and every other binary
             kind as a table of allowed pairs; ``"arithmetic"`` posts the kinds of
             :data:`ARITHMETIC` as arithmetic over labels, the others as tables.
+        nary: ``"generic"`` (default) posts every n-ary kind but ``cage`` by its
+            generic decomposition (``regular`` or ``table``); ``"expression"``
+            posts the kinds of :data:`NARY` as their expressions.
         **options: No others are defined; any given is an error.
 
     Returns:
@@ -196,21 +267,19 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
 
     Raises:
         UsageError: for an unknown option or value.
-        UnsupportedError: for an n-ary relation kind other than ``cage``.
+        TableTooLarge: a table past the size guard.
     """
     if options:
         raise UsageError(f"the mzn export has no option {sorted(options)[0]!r} "
-                         f"(options: consistency, relations)")
+                         f"(options: consistency, relations, nary)")
+    if nary not in NARY_ENCODINGS:
+        raise UsageError(f"option nary={nary!r}: choose one of {', '.join(NARY_ENCODINGS)}")
     if consistency not in CONSISTENCIES:
         raise UsageError(f"option consistency={consistency!r}: choose one of "
                          f"{', '.join(CONSISTENCIES)}")
     if relations not in RELATION_ENCODINGS:
         raise UsageError(f"option relations={relations!r}: choose one of "
                          f"{', '.join(RELATION_ENCODINGS)}")
-    for rel in model.nary:
-        if rel.kind != "cage":
-            raise UnsupportedError(f"the mzn export has no encoding of the n-ary relation kind "
-                                   f"{rel.kind!r}")
     ann = " :: domain" if consistency == "domain" else ""
     lab = _lab_definition(model)
     board = model.board
@@ -229,9 +298,23 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
     cages = model.cages
     if cages and lab is None:  # unreachable: cages need integer labels
         raise UnsupportedError("cages need integer labels")
+    # other n-ary relations: an expression of their own (by kind), or a table
+    expressions: list[tuple[Relation, str]] = []
+    nary_tables: list[tuple[Relation, tuple[tuple[int, ...], ...]]] = []
+    automata: list[tuple[Relation, Diagram]] = []
+    for rel in model.nary:
+        if rel.kind == "cage":
+            continue
+        form = NARY.get(rel.kind) if nary == "expression" else None
+        if form is not None and (lab is not None or not get_kind(rel.kind).integer):
+            expressions.append((rel, form(rel, [c + 1 for c in rel.cells])))
+        elif get_kind(rel.kind).automaton is not None:
+            automata.append((rel, model.diagram(rel)))
+        else:
+            nary_tables.append((rel, model.allowed_tuples(rel)))
 
     lines = [
-        f"% futocp MiniZinc export: kind={board.kind}, {n} cells, {m} values, "
+        f"{HEADER} kind={board.kind}, {n} cells, {m} values, "
         f"filtering={model.filtering}",
         "% x[c] is the value index (1-based) of cell c - 1 of the board "
         "(cell = row * cols + col on a grid).",
@@ -243,6 +326,7 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
         'include "all_different.mzn";',
         'include "global_cardinality.mzn";',
         'include "table.mzn";',
+        *(['include "regular.mzn";'] if automata else []),
         "",
         "% ---- data",
         f"int: n_cells = {n};",
@@ -299,12 +383,25 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
                      f"{_array([_set(c + 1 for c in r.cells) for r in cages])};")
         lines.append(f"array[1..{len(cages)}] of int: cage_sum = "
                      f"{_array([str(r.param_map['sum']) for r in cages])};")
+    for t, (rel, rows) in enumerate(nary_tables, start=1):
+        if rows:
+            lines.append(f"% ntable{t}: {rel.kind} {dict(rel.params)} -- the allowed value "
+                         "tuples of its cells")
+            flat = [str(v + 1) for row in rows for v in row]
+            lines.append(f"array[int, 1..{len(rel.cells)}] of int: ntable{t} = "
+                         f"array2d(1..{len(rows)}, 1..{len(rel.cells)}, {_array(flat)});")
+    for t, (rel, d) in enumerate(automata, start=1):
+        if not d.empty:
+            lines.append(f"% dfa{t}: {rel.kind} {dict(rel.params)} -- its diagram as an "
+                         "automaton (a state per node)")
+            lines += _dfa_lines(f"dfa{t}", d, m)
     lines += [
         "",
         "% ---- model",
         "array[CELLS] of var VALUES: x;",
     ]
-    if lab is not None and (cages or any("lab(" in forms[k] for k in special)):
+    if lab is not None and (cages or expressions
+                            or any("lab(" in forms[k] for k in special)):
         lines.append(lab)
     lines += [
         "constraint forall(c in CELLS)(x[c] in lists[c]);",
@@ -329,6 +426,22 @@ def to_mzn(model: Model, consistency: str = "domain", relations: str = "table",
     if cages:
         lines.append("constraint forall(k in index_set(cage_sum))("
                      "sum(c in cage_cells[k])(lab(c)) = cage_sum[k]);")
+    for rel, text in expressions:
+        lines.append(f"constraint {text};  % {rel.kind}")
+    for t, (rel, d) in enumerate(automata, start=1):
+        cells = ", ".join(f"x[{c + 1}]" for c in rel.cells)
+        if d.empty:
+            lines.append(f"constraint false;  % {rel.kind} {dict(rel.params)} allows nothing")
+        else:
+            lines.append(f"constraint regular([{cells}], dfa{t}_q, n_values, dfa{t}, 1, "
+                         f"{{dfa{t}_q}});")
+    for t, (rel, rows) in enumerate(nary_tables, start=1):
+        if rows:
+            lines.append(f"constraint table([{', '.join(f'x[{c + 1}]' for c in rel.cells)}], "
+                         f"ntable{t});")
+        else:
+            lines.append(f"constraint false;  % {rel.kind} {dict(rel.params)} allows no tuple "
+                         "of its cells' lists")
     lines += [
         "solve satisfy;",
         f'output ["{SOLUTION_PREFIX} ", show(x), "\\n"];',
@@ -380,6 +493,44 @@ def _number(text: str) -> Any:
     return text.strip('"')
 
 
+def read_mzn_header(text: str, source: str = "<mzn>") -> tuple[int, tuple[Label, ...]]:
+    """The number of cells and the labels by value index that the header comments
+    of a :func:`to_mzn` file state: what decoding its output needs, without the board.
+
+    Example:
+        >>> from futocp.families import latin_square
+        >>> from futocp.model import build_model
+        >>> read_mzn_header(to_mzn(build_model(latin_square(2))))
+        (4, (1, 2))
+
+    Raises:
+        InputError: for a file without futocp's header, or a label map that does not
+            give every value index one label.
+    """
+    lines = text.splitlines()
+    head = _HEADER.match(lines[0]) if lines else None
+    if head is None:
+        raise InputError("not a MiniZinc model exported by futocp (its first line starts "
+                         f"{HEADER!r}); export the formula with futocp", source, 1)
+    n_cells, n_values = int(head.group(1)), int(head.group(2))
+    labels: dict[int, Label] = {}
+    start = next((k for k, line in enumerate(lines) if line.startswith(_LABEL_MAP)), len(lines))
+    for number, line in enumerate(lines[start + 1:], start + 2):
+        if not line.startswith("%   "):  # the map's lines: "%   1=1 2=2 ..."
+            break
+        for found in _LABEL_PAIR.finditer(line):
+            label = ast.literal_eval(found.group(2))
+            index = int(found.group(1))
+            if index in labels or not 1 <= index <= n_values:
+                raise InputError(f"value index {index} is outside 1..{n_values} or given twice "
+                                 "in the label map", source, number, found.start() + 1)
+            labels[index] = label
+    if len(labels) != n_values:
+        raise InputError(f"the label map ({_LABEL_MAP!r}) gives {len(labels)} labels for "
+                         f"{n_values} values", source)
+    return n_cells, tuple(labels[i] for i in range(1, n_values + 1))
+
+
 def parse_mzn_output(model: Model, text: str, source: str | None = None) -> MznOutput:
     """Decode the standard output of ``minizinc`` on a :func:`to_mzn` file.
 
@@ -393,8 +544,15 @@ def parse_mzn_output(model: Model, text: str, source: str | None = None) -> MznO
         InputError: for a solution line that does not fit the model, in ``source``.
         SolverError: for the same in a solver's output (``source`` None).
     """
+    return parse_output_lines(model.n_cells, model.values, text, source)
+
+
+def parse_output_lines(n_cells: int, labels: Sequence[Label], text: str,
+                       source: str | None = None) -> MznOutput:
+    """:func:`parse_mzn_output` from the numbers a file's header gives
+    (:func:`read_mzn_header`): ``n_cells`` and the ``labels`` by value index."""
     out = MznOutput()
-    n, m = model.n_cells, model.n_values
+    n, m = n_cells, len(labels)
 
     def bad(message: str, number: int) -> FutocpError:
         if source is None:
@@ -420,7 +578,7 @@ def parse_mzn_output(model: Model, text: str, source: str | None = None) -> MznO
             if len(idx) != n or not all(0 <= v < m for v in idx):
                 raise bad(f"a solution line with {len(idx)} values for {n} cells or a value "
                           f"outside 1..{m}: {line[:80]!r}", number)
-            out.solutions.append(model.labels_of(idx))
+            out.solutions.append(tuple(labels[i] for i in idx))
     if out.solutions:
         out.status = "sat"
     return out

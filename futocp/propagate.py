@@ -5,13 +5,16 @@ allowed. :func:`filter_lists` is the list-colouring reduction of seed 000: a
 cell whose list is a single label removes it from the lists of the other cells
 of its asterisms (or, for a multiset, once the label's multiplicity is used
 up), every inequality cuts both lists to what can still be satisfied, every
-other binary relation keeps the values with a support (arc consistency), and
-every cage keeps the values of its still possible label sets; the rules are
-applied until nothing changes.
+other binary relation keeps the values with a support (arc consistency),
+every cage keeps the values of its still possible label sets, and every other
+n-ary relation, given as a layered decision diagram (:mod:`futocp.diagram`),
+keeps the values on a path of still allowed labels (generalised arc
+consistency); the rules are applied until nothing changes.
 
 :func:`filter_lists` runs a compiled copy of its loop (``futocp._filter_core``,
 an optional C extension built by ``pip install -e .``; ``_filter_core.c``)
-when it is built and the lists fit in 64 bits and there are no cages: the same
+when it is built and the lists fit in 64 bits and there are no cages nor
+diagrams: the same
 steps in the same order, so the same answer (cross-checked in
 ``tests/test_filter_core.py``); :func:`filter_lists_python` is the readable
 reference and the fallback. The filtering is most of ``build_model``'s time,
@@ -29,6 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .diagram import supports
+
 __all__ = ["bits", "low_bit", "high_bit", "popcount", "filter_lists", "filter_lists_python",
            "revise_cage", "FILTER_CORE"]
 
@@ -45,6 +50,8 @@ Pairs = Sequence[tuple[int, int]]
 Binaries = Sequence[tuple[int, int, Sequence[int], Sequence[int]]]
 #: ``(cells, combinations)`` per cage.
 Cages = Sequence[tuple[Sequence[int], Sequence[int]]]
+#: ``(cells, layers, levels)`` per n-ary relation held as a diagram whose labels are bits.
+Diagrams = Sequence[tuple[Sequence[int], Sequence[Sequence[tuple[int, int, int]]], Sequence[int]]]
 #: ``(domains, removed, empty_cell)``.
 Filtered = tuple[list[int], int, int | None]
 
@@ -79,7 +86,7 @@ def popcount(mask: int) -> int:
 
 def filter_lists(n_cells: int, domains: Sequence[int], groups: Groups, less: Pairs = (), *,
                  distinct: Sequence[Sequence[int]] = (), binary: Binaries = (), cages: Cages = (),
-                 touched: Sequence[int] | None = None) -> Filtered:
+                 diagrams: Diagrams = (), touched: Sequence[int] | None = None) -> Filtered:
     """Reduce lists to a fixpoint of the singleton, relation and cage rules.
 
     The compiled loop answers when it is built and can (no cages, lists of at
@@ -102,6 +109,10 @@ def filter_lists(n_cells: int, domains: Sequence[int], groups: Groups, less: Pai
             fill the cage together; each list keeps the values of the
             combinations every cell can still take part in, and a value all
             those combinations need that fits only one cell goes there.
+        diagrams: ``(cells, layers, levels)`` per other n-ary relation: its
+            layered decision diagram with labels as bits (``1 << value``); each
+            list keeps the values on a root-to-terminal path
+            (:func:`futocp.diagram.supports`).
         touched: The cells to start from (None: every cell); the others'
             lists must already be at the fixpoint given the rest.
 
@@ -109,17 +120,18 @@ def filter_lists(n_cells: int, domains: Sequence[int], groups: Groups, less: Pai
         ``(domains, removed, empty_cell)``: the reduced lists, how many values
         were removed, and the first cell whose list became empty (or None).
     """
-    if _filter_core is not None and not cages:
+    if _filter_core is not None and not cages and not diagrams:
         out = _filter_core.filter_lists(n_cells, domains, groups, less, distinct, binary, touched)
         if out is not None:  # None: a list wider than 64 bits
             return out
     return filter_lists_python(n_cells, domains, groups, less, distinct=distinct, binary=binary,
-                               cages=cages, touched=touched)
+                               cages=cages, diagrams=diagrams, touched=touched)
 
 
 def filter_lists_python(n_cells: int, domains: Sequence[int], groups: Groups, less: Pairs = (),
                         *, distinct: Sequence[Sequence[int]] = (), binary: Binaries = (),
-                        cages: Cages = (), touched: Sequence[int] | None = None) -> Filtered:
+                        cages: Cages = (), diagrams: Diagrams = (),
+                        touched: Sequence[int] | None = None) -> Filtered:
     """:func:`filter_lists` in Python: the reference, and the fallback."""
     doms = list(domains)
     before = sum(d.bit_count() for d in doms)
@@ -142,6 +154,10 @@ def filter_lists_python(n_cells: int, domains: Sequence[int], groups: Groups, le
     for ci, (cells, _) in enumerate(cages):
         for c in cells:
             cell_cages[c].append(ci)
+    cell_diagrams: list[list[int]] = [[] for _ in range(n_cells)]
+    for di, (cells, _, _) in enumerate(diagrams):
+        for c in cells:
+            cell_diagrams[c].append(di)
 
     if touched is None:
         queue = list(range(n_cells))
@@ -213,6 +229,16 @@ def filter_lists_python(n_cells: int, domains: Sequence[int], groups: Groups, le
                 return fail(c)
             for x in changed:
                 push(x)
+        for di in cell_diagrams[c]:
+            on, layers, levels = diagrams[di]
+            kept = supports(layers, levels, [doms[x] for x in on])
+            if kept is None:
+                return fail(c)
+            for x, keep in zip(on, kept, strict=True):
+                nd = doms[x] & keep
+                if nd != doms[x]:
+                    doms[x] = nd
+                    push(x)
     return doms, before - sum(x.bit_count() for x in doms), None
 
 

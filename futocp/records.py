@@ -1,8 +1,13 @@
-"""Typed records: a run's stats and the record of one checked run.
+"""The record of one checked run, and what a run's stats mean.
 
-:class:`Stats` is what a :class:`~futocp.result.Result` carries in ``stats``:
-the timings every backend reports and the backend's own counters, as one
-typed mapping (the keys it names are typed; a backend adds its counters).
+A :class:`~futocp.result.Result` carries in ``stats`` the timings every backend
+reports (:data:`TIMINGS`: ``build_s`` building the Model and encoding it,
+``encode_s`` the backend's encoding, folded into ``build_s`` by
+:meth:`~futocp.backends.base.Backend.solve`, ``solve_s`` the search, ``wall_s``
+everything), ``removed_values`` and ``fixed_cells`` (the Model's list
+filtering), ``reason`` (why the answer is what it is), ``stopped`` (what ended
+the search: a key of :data:`STOPS`) and the backend's own counters, under the
+names of its ``counters`` class data.
 
 :class:`RunRecord` is one backend's answer on one instance once it has been
 checked by :func:`futocp.verify.verify`: the record ``futocp crosscheck``
@@ -14,36 +19,78 @@ Example:
     >>> from futocp.api import solve
     >>> board = latin_square(2, [[1, 0], [0, 0]])
     >>> rec = RunRecord.from_result(board, solve(board), complete=True)
-    >>> rec.status, rec.n_solutions, rec.verified, rec.finished
-    ('sat', 1, True, True)
+    >>> rec.status, rec.n_solutions, rec.verified, rec.finished, rec.stopped
+    ('sat', 1, True, True, 'exhausted')
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypedDict
+from typing import Any
 
 from .board import Board
 from .verify import verify
 
-__all__ = ["Stats", "RunRecord", "TIMINGS"]
+__all__ = ["RunRecord", "TIMINGS", "STOPS", "LIMITS", "stop_reason"]
 
 TIMINGS = ("build_s", "encode_s", "solve_s", "wall_s")
-"""The timing keys of :class:`Stats` (seconds); every other key is a counter."""
+"""The timing keys of a Result's stats (seconds); every other key is a counter."""
+
+#: What can end a search (``stats["stopped"]``, a record's ``stopped``), and what it means.
+STOPS: dict[str, str] = {
+    "exhausted": "the search proved there are no more solutions (unsat, or every one found)",
+    "found": "it found the solutions asked for; an incomplete search: it ended at its "
+             "solution (an annealing run at its first, the genetic search at a population "
+             "holding one)",
+    "time limit": "the time limit stopped it",
+    "memory limit": "the memory limit stopped it",
+    "move budget": "anneal: its last run used its moves (option moves) without a solution",
+    "generation budget": "genetic: it ran its generations (option generations) without a "
+                         "solution",
+    "temperature 0": "anneal: the temperature fell to 0 before a solution",
+    "no solution": "an incomplete backend did not search: the model's filtering proves "
+                   "there is no solution (it answers unknown, never unsat)",
+    "error": "the run failed before answering (reason says why)",
+}
+
+#: The stops that a limit set by the caller forced (``time_limited``; crosscheck exits 1).
+LIMITS = ("time limit", "memory limit")
+
+_SKIPPED = (*TIMINGS, "reason", "stopped")  # stats that are not counters
 
 
-class Stats(TypedDict, total=False):
-    """A Result's stats: the common timings and reason; counters are added by each
-    backend under the names of its ``counters`` class data."""
+def stop_reason(complete: bool, status: str, finished: bool, exhausted: bool,
+                stats: Mapping[str, Any], reason: str | None = None) -> str:
+    """What ended a search (a key of :data:`STOPS`).
 
-    build_s: float  # building the Model and encoding it for the backend
-    encode_s: float  # the backend's encoding (folded into build_s by Backend.solve)
-    solve_s: float  # the search
-    wall_s: float  # everything, from the model's build to the answer
-    removed_values: int  # values the Model's list filtering removed
-    fixed_cells: int  # cells without a clue the Model's filtering decided
-    reason: str  # why the answer is what it is (unsat by a clue conflict, ...)
+    The backend's own word (``stats["stopped"]``: an incomplete backend says
+    whether its move or generation budget ended it) comes first; otherwise an
+    answer that is all that was asked for is ``exhausted`` or ``found``, and a
+    search stopped short of that was stopped by a limit: ``memory limit`` when
+    ``reason`` (or ``stats["reason"]``) says so, else ``time limit`` (a complete
+    search stops early only at a limit; a run the experiment runner killed
+    carries no stats).
+
+    Example:
+        >>> stop_reason(True, "sat", False, False, {})
+        'time limit'
+        >>> stop_reason(False, "sat", False, False, {"stopped": "found"})
+        'found'
+        >>> stop_reason(True, "unsat", True, True, {})
+        'exhausted'
+    """
+    if status == "error":
+        return "error"
+    own = stats.get("stopped")
+    if isinstance(own, str) and own in STOPS:
+        return own
+    if status == "unsat" or exhausted:
+        return "exhausted"
+    if finished:
+        return "found"
+    why = reason if reason is not None else str(stats.get("reason") or "")
+    return "memory limit" if "memory limit" in why else "time limit"
 
 
 def _plain(value: Any) -> Any:
@@ -69,6 +116,8 @@ class RunRecord:
         verified: Every solution passed :func:`~futocp.verify.verify` (None: no solution).
         violation: The first violation found, if one was.
         reason: Why (an error, a kill, a clue conflict), or None.
+        stopped: What ended the search (a key of :data:`STOPS`; by default
+            :func:`stop_reason` of the other fields).
         build_s: Model build and encoding, seconds.
         solve_s: Search, seconds.
         wall_s: Everything, seconds.
@@ -84,15 +133,22 @@ class RunRecord:
     verified: bool | None = None
     violation: str | None = None
     reason: str | None = None
+    stopped: str = ""
     build_s: float | None = None
     solve_s: float | None = None
     wall_s: float | None = None
     counters: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not self.stopped:
+            self.stopped = stop_reason(self.complete, self.status, self.finished,
+                                       self.exhausted, {}, self.reason or "")
+
     @property
     def time_limited(self) -> bool:
-        """A limit stopped the run before it answered all it was asked."""
-        return self.status in ("sat", "unknown") and not self.finished
+        """A limit the caller set (time or memory) stopped the run before it answered
+        all it was asked; an incomplete backend's own budget is no such limit."""
+        return self.stopped in LIMITS
 
     @classmethod
     def from_answer(cls, board: Board, backend: str, complete: bool, status: str,
@@ -103,14 +159,15 @@ class RunRecord:
         message) and make its record."""
         violation = next((str(bad[0]) for sol in solutions for bad in [verify(board, sol)]
                           if bad), None)
+        reason = reason if reason is not None else stats.get("reason")
         return cls(backend=backend, complete=complete, status=status,
                    n_solutions=len(solutions), exhausted=exhausted, finished=finished,
                    verified=(violation is None) if solutions else None, violation=violation,
-                   reason=reason if reason is not None else stats.get("reason"),
+                   reason=reason,
+                   stopped=stop_reason(complete, status, finished, exhausted, stats, reason),
                    build_s=stats.get("build_s"), solve_s=stats.get("solve_s"),
                    wall_s=stats.get("wall_s"),
-                   counters={k: _plain(v) for k, v in stats.items()
-                             if k not in TIMINGS and k != "reason"})
+                   counters={k: _plain(v) for k, v in stats.items() if k not in _SKIPPED})
 
     @classmethod
     def from_result(cls, board: Board, result: Any, complete: bool) -> RunRecord:

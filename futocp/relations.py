@@ -2,32 +2,52 @@
 
 A *relation* ties some cells of a board beyond their asterisms: ``less``
 (Futoshiki's inequality signs), ``consecutive`` and ``nonconsecutive``
-(Tatham's adjacent mode, Kropki's white dot), ``ratio`` (Kropki's black dot)
-and ``cage`` (Killer Sudoku). Each *kind* is one :class:`RelationKind` record
-in :data:`RELATIONS`, which says everything the rest of futocp needs:
+(Tatham's adjacent mode, Kropki's white dot), ``ratio`` (Kropki's black dot),
+``cage`` (Killer Sudoku), ``arith`` (Keen's arithmetic cage) and ``visible``
+(a Towers clue). Each *kind* is one :class:`RelationKind` record in
+:data:`RELATIONS`, which says everything the rest of futocp needs:
 
 * its name, its arity (2 for a binary relation, None for a relation over any
-  number of cells) and its integer parameters (a cage's ``sum``);
+  number of cells, at least :attr:`RelationKind.min_cells`) and its
+  parameters (a cage's ``sum``; integers, or one of a few words listed in
+  :attr:`RelationKind.choices`, such as an ``arith`` cage's ``op``);
 * its meaning, :attr:`RelationKind.holds` -- a predicate on the labels of its
   cells. The checker (:mod:`futocp.verify`) evaluates it; the *support* of a
   binary kind (which label pairs are allowed) is derived from it, and every
   backend falls back to an encoding built from that support (a table in CP-SAT
   and MiniZinc, support clauses in CNF, a function constraint in
   python-constraint, arc consistency in listcolor and the list filtering);
+* its *generic decomposition*, for an n-ary kind: the tuples of labels its
+  cells may take, enumerated lazily from the predicate on the cells' current
+  lists (:meth:`RelationKind.iter_tuples`, :meth:`RelationKind.allowed_tuples`:
+  a table, with a size guard that refuses past :data:`MAX_TUPLES` rows or
+  :data:`MAX_STEPS` steps of enumeration by :class:`TableTooLarge`, naming the
+  relation), or the same as a layered decision diagram
+  (:meth:`RelationKind.diagram`, :mod:`futocp.diagram`). Two optional hooks make
+  them cheaper: :attr:`RelationKind.feasible` prunes the enumeration (can these
+  labels of the first cells still be completed?) and
+  :attr:`RelationKind.automaton` describes the kind as a state machine, whose
+  diagram is small where the table is huge (a Towers clue). Every backend
+  falls back to this decomposition for an n-ary kind it has no specialised
+  encoding of: a table (CP-SAT's ``add_allowed_assignments``, MiniZinc's
+  ``table``, a table constraint in python-constraint), a diagram (CNF, the
+  list propagation of listcolor and of the Model), or the predicate itself
+  (the seed searches check it when the relation's cells are all assigned);
 * its structure: whether it is symmetric (cells are then stored sorted),
   acyclic (``less``: a cycle is an error), the kind that contradicts it on
   the same pair (``consecutive`` / ``nonconsecutive``), and, for n-ary kinds,
   whether its cells are pairwise distinct and may not overlap another
-  relation of the kind (cages);
+  relation of the kind (cages), and :attr:`RelationKind.check`, which refuses
+  a relation of the wrong shape (a ``-`` cage of three cells);
 * the key under which instance files list it (``less``, ``consecutive``,
-  ``nonconsecutive``, ``ratio``, ``cages``).
+  ``nonconsecutive``, ``ratio``, ``cages``, ``arith``, ``visible``).
 
 A backend may register a specialised encoding for a kind (CP-SAT's
 ``add_abs_equality``, a linear sum for a cage): it keeps those in its own
 module, keyed by kind name; a kind it does not know falls back to the generic
-support encoding. An n-ary kind has no generic encoding: a backend declares
-the n-ary kinds it encodes in its capabilities. Adding a binary kind is
-therefore one :func:`register` call (``docs/extending.md`` shows one).
+decomposition. A backend declares ``binary`` and ``nary`` in its capabilities
+when it takes every binary, every n-ary kind. Adding a kind is therefore one
+:func:`register` call (``docs/extending.md`` shows a binary and an n-ary one).
 
 Example:
     >>> RELATIONS["consecutive"].holds((3, 4), {})
@@ -37,21 +57,32 @@ Example:
     (5, 2, 'less(5, 2)')
     >>> support_masks(RELATIONS["ratio"], (1, 2, 3, 4), {})[0]
     (2, 9, 0, 2)
+    >>> arith = RELATIONS["arith"]
+    >>> arith.allowed_tuples([(1, 2, 3)] * 2, {"op": "*", "target": 6})
+    ((2, 3), (3, 2))
+    >>> RELATIONS["visible"].diagram([(1, 2, 3)] * 3, {"count": 3}).count()
+    1
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+import math
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from .diagram import Diagram, DiagramTooLarge
 from .errors import BoardError, UnsupportedError
 
 __all__ = [
     "RelationKind",
     "Relation",
+    "Automaton",
     "RELATIONS",
+    "MAX_TUPLES",
+    "MAX_STEPS",
+    "TableTooLarge",
     "register",
     "unregister",
     "get_kind",
@@ -60,9 +91,39 @@ __all__ = [
     "implied_kinds",
     "support_masks",
     "cage_combinations",
-    "allowed_tuples",
-    "MAX_TUPLE_CANDIDATES",
+    "ARITH_OPS",
+    "visible_count",
 ]
+
+MAX_TUPLES = 100_000
+"""Most rows :meth:`RelationKind.allowed_tuples` materialises (and arcs a
+diagram may have) before refusing with :class:`TableTooLarge`."""
+
+MAX_STEPS = 2_000_000
+"""Most partial tuples the enumeration of allowed tuples may try before refusing."""
+
+Params = Mapping[str, Any]
+Lists = Sequence[Sequence[Any]]
+
+
+class TableTooLarge(UnsupportedError):
+    """The allowed tuples of a relation exceed the size guard (the message names
+    the relation and the size)."""
+
+
+class Automaton(NamedTuple):
+    """A kind's state machine over its cells, in order (see :attr:`RelationKind.automaton`).
+
+    Attributes:
+        start: The state before the first cell (hashable).
+        step: ``step(state, label)`` -> the next state, or None when no allowed
+            tuple continues that way (states must be hashable).
+        accept: Whether a state after the last cell ends an allowed tuple.
+    """
+
+    start: Hashable
+    step: Callable[[Any, Any], Any]
+    accept: Callable[[Any], bool]
 
 
 @dataclass(frozen=True)
@@ -73,8 +134,10 @@ class RelationKind:
         name: The kind's name (``less``, ``cage``, ...).
         holds: ``holds(labels, params) -> bool``, the meaning on the labels of the
             relation's cells (in the relation's cell order).
-        arity: 2 for a binary kind; None for any number of cells (at least 2).
-        params: Names of the kind's integer parameters.
+        arity: 2 for a binary kind; None for any number of cells (at least
+            ``min_cells``; a Killer cage of one cell is a given, its label the sum).
+        params: Names of the kind's parameters (integers, unless ``choices``
+            lists the words one takes).
         key: The key instance files list relations of this kind under.
         symmetric: The meaning does not depend on the order of the cells
             (cells are stored sorted, so a pair is one relation).
@@ -87,10 +150,24 @@ class RelationKind:
             pair of neighbours carries a relation: Tatham's adjacent mode, a
             complete Kropki board); drawings leave it out there.
         description: One sentence for the docs and ``futocp`` listings.
+        min_cells: n-ary kinds: the fewest cells a relation names (2; 1 for a
+            Keen cage of one cell).
+        choices: ``(parameter, words)`` pairs: parameters that take one of these
+            words rather than an integer (``("op", ("+", "-", "*", "/"))``).
+        check: ``check(n_cells, params) -> message or None``: refuses a relation
+            of the wrong shape (a ``-`` cage of three cells); None accepts all.
+        feasible: ``feasible(prefix, params, rest) -> bool``: whether labels
+            ``prefix`` of the first cells may still be completed from the lists
+            ``rest`` of the others (False prunes the enumeration of the allowed
+            tuples); None checks whole tuples only.
+        automaton: ``automaton(params, n_cells) -> Automaton``: the kind as a state
+            machine over its cells in order, from which :meth:`diagram` unrolls a
+            compact diagram without listing the tuples; None builds the diagram
+            from the table.
     """
 
     name: str
-    holds: Callable[[Sequence[int], Mapping[str, int]], bool]
+    holds: Callable[[Sequence[Any], Params], bool]
     arity: int | None = 2
     params: tuple[str, ...] = ()
     key: str = ""
@@ -102,11 +179,174 @@ class RelationKind:
     integer: bool = True
     implied: bool = False
     description: str = ""
+    min_cells: int = 2
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    check: Callable[[int, Params], str | None] | None = None
+    feasible: Callable[[Sequence[Any], Params, Lists], bool] | None = None
+    automaton: Callable[[Params, int], Automaton] | None = None
 
     @property
     def binary(self) -> bool:
         """True for a binary kind."""
         return self.arity == 2
+
+    @property
+    def choice_map(self) -> dict[str, tuple[str, ...]]:
+        """The word parameters and their words."""
+        return dict(self.choices)
+
+    def param_problem(self, n_cells: int, params: Params) -> str | None:
+        """What is wrong with a relation of this kind on ``n_cells`` cells with
+        ``params`` (names, types, words, :attr:`check`), or None.
+
+        Example:
+            >>> RELATIONS["arith"].param_problem(3, {"op": "-", "target": 1})
+            'a - cage has two cells, not 3'
+        """
+        if self.arity is not None and n_cells != self.arity:
+            return f"a {self.name} relation names {self.arity} cells, got {n_cells}"
+        if n_cells < self.min_cells:
+            need = "one cell" if self.min_cells == 1 else f"at least {self.min_cells} cells"
+            return f"a {self.name} relation needs {need}"
+        if set(params) != set(self.params):
+            need = ", ".join(self.params) or "no parameters"
+            return f"a {self.name} relation takes {need}, got {', '.join(sorted(params)) or 'none'}"
+        words = self.choice_map
+        for key, value in params.items():
+            if key in words:
+                if not isinstance(value, str) or value not in words[key]:
+                    return (f"{self.name} {key} must be one of {' '.join(words[key])}, "
+                            f"got {value!r}")
+            elif not isinstance(value, int) or isinstance(value, bool):
+                return f"{self.name} {key} must be an integer, got {value!r}"
+        return self.check(n_cells, params) if self.check is not None else None
+
+    # ------------------------------------------------------- the generic decomposition
+    def iter_tuples(self, lists: Lists, params: Params,
+                    distinct: Collection[tuple[int, int]] = (),
+                    steps: int | None = MAX_STEPS, what: str | None = None
+                    ) -> Iterator[tuple[Any, ...]]:
+        """The tuples of labels the relation allows, one label from each cell's list.
+
+        Depth first over the cells in order, labels in list order (so the tuples
+        come in lexicographic order of the lists), pruned by :attr:`feasible`.
+
+        Args:
+            lists: Per cell of the relation (in its order), the labels it may take.
+            params: The relation's parameters.
+            distinct: Pairs ``(i, j)``, ``i < j``, of positions that must take
+                different labels (cells of a shared row or column); every pair
+                when the kind is :attr:`distinct`.
+            steps: Most partial tuples tried (None: no limit).
+            what: The relation, for the messages (default: the kind's name).
+
+        Raises:
+            TableTooLarge: past ``steps``.
+        """
+        k = len(lists)
+        lists = [tuple(x) for x in lists]
+        if self.distinct:
+            distinct = {(i, j) for i in range(k) for j in range(i + 1, k)}
+        before: list[list[int]] = [[] for _ in range(k)]
+        for i, j in distinct:
+            if i > j:
+                i, j = j, i
+            if i != j:
+                before[j].append(i)
+        feasible = self.feasible
+        holds = self.holds
+        prefix: list[Any] = []
+        tried = 0
+
+        def walk(i: int) -> Iterator[tuple[Any, ...]]:
+            nonlocal tried
+            rest = lists[i + 1:]
+            for label in lists[i]:
+                tried += 1
+                if steps is not None and tried > steps:
+                    raise TableTooLarge(self._too_many_steps(lists, steps, what))
+                if any(prefix[j] == label for j in before[i]):
+                    continue
+                prefix.append(label)
+                try:
+                    if i + 1 == k:
+                        if _holds(holds, prefix, params):
+                            yield tuple(prefix)
+                    elif feasible is None or feasible(prefix, params, rest):
+                        yield from walk(i + 1)
+                finally:
+                    prefix.pop()
+
+        if k:
+            yield from walk(0)
+
+    def _too_many_steps(self, lists: Lists, steps: int, what: str | None) -> str:
+        product = math.prod(len(x) for x in lists)
+        return (f"enumerating the allowed tuples of {what or 'a ' + self.name + ' relation'} "
+                f"takes more than {steps:,} steps (its cells' lists give {product:,} "
+                "candidate tuples)")
+
+    def allowed_tuples(self, lists: Lists, params: Params, limit: int | None = MAX_TUPLES,
+                       distinct: Collection[tuple[int, int]] = (), what: str | None = None
+                       ) -> tuple[tuple[Any, ...], ...]:
+        """The table of the relation: :meth:`iter_tuples`, materialised.
+
+        Args:
+            lists: Per cell (in the relation's order), its labels.
+            params: The relation's parameters.
+            limit: Most rows (None: no limit).
+            distinct: Pairs of positions that take different labels (see
+                :meth:`iter_tuples`).
+            what: The relation, for the messages.
+
+        Raises:
+            TableTooLarge: past ``limit`` rows or :data:`MAX_STEPS` steps.
+
+        Example:
+            >>> RELATIONS["visible"].allowed_tuples([(1, 2, 3)] * 3, {"count": 2},
+            ...                                    distinct=[(0, 1), (0, 2), (1, 2)])
+            ((1, 3, 2), (2, 1, 3), (2, 3, 1))
+        """
+        out = []
+        for row in self.iter_tuples(lists, params, distinct, what=what):
+            out.append(row)
+            if limit is not None and len(out) > limit:
+                name = what or f"a {self.name} relation"
+                raise TableTooLarge(f"{name} has more than {limit:,} allowed tuples on its "
+                                    f"cells' lists (of {math.prod(len(x) for x in lists):,} "
+                                    "candidates); this encoding needs its table")
+        return tuple(out)
+
+    def diagram(self, lists: Lists, params: Params, limit: int | None = MAX_TUPLES,
+                distinct: Collection[tuple[int, int]] = (), what: str | None = None) -> Diagram:
+        """The relation as a layered decision diagram (:mod:`futocp.diagram`).
+
+        Unrolled from :attr:`automaton` when the kind has one (``distinct`` is
+        then left to the all-different groups), else built from
+        :meth:`allowed_tuples`.
+
+        Raises:
+            TableTooLarge: past ``limit`` arcs or rows.
+        """
+        if self.automaton is not None:
+            machine = self.automaton(params, len(lists))
+            try:
+                return Diagram.from_automaton(lists, machine.start, machine.step,
+                                              machine.accept, limit=limit)
+            except DiagramTooLarge:
+                name = what or f"a {self.name} relation"
+                raise TableTooLarge(f"the diagram of {name} has more than {limit:,} arcs on "
+                                    "its cells' lists") from None
+        return Diagram.from_tuples(self.allowed_tuples(lists, params, limit, distinct, what),
+                                   len(lists))
+
+
+def _holds(holds: Callable[[Sequence[Any], Params], bool], labels: Sequence[Any],
+           params: Params) -> bool:
+    try:
+        return bool(holds(tuple(labels), params))
+    except (TypeError, ZeroDivisionError):  # labels of the wrong type never satisfy it
+        return False
 
 
 @dataclass(frozen=True, order=True)
@@ -121,7 +361,7 @@ class Relation:
 
     kind: str
     cells: tuple[int, ...]
-    params: tuple[tuple[str, int], ...] = field(default=())
+    params: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cells", tuple(self.cells))
@@ -138,7 +378,7 @@ class Relation:
         return self.cells[1]
 
     @property
-    def param_map(self) -> dict[str, int]:
+    def param_map(self) -> dict[str, Any]:
         """The parameters as a dict."""
         return dict(self.params)
 
@@ -149,10 +389,7 @@ class Relation:
 
     def holds(self, labels: Sequence[Any]) -> bool:
         """Whether the labels of the cells (in cell order) satisfy the relation."""
-        try:
-            return bool(self.spec.holds(tuple(labels), self.param_map))
-        except TypeError:  # labels of the wrong type never satisfy it
-            return False
+        return _holds(self.spec.holds, labels, self.param_map)
 
     def __str__(self) -> str:
         extra = "".join(f", {k}={v}" for k, v in self.params)
@@ -173,8 +410,12 @@ def register(kind: RelationKind) -> RelationKind:
         raise ValueError(f"relation kind {kind.name!r} is already registered")
     if kind.arity is not None and kind.arity != 2:
         raise ValueError("a relation kind is binary (arity 2) or n-ary (arity None)")
-    if kind.binary and (kind.distinct or kind.exclusive):
-        raise ValueError("distinct and exclusive apply to n-ary kinds")
+    if kind.binary and (kind.distinct or kind.exclusive or kind.automaton or kind.min_cells != 2):
+        raise ValueError("distinct, exclusive, automaton and min_cells apply to n-ary kinds")
+    if kind.min_cells < 1:
+        raise ValueError("min_cells is at least 1")
+    if not set(kind.choice_map) <= set(kind.params):
+        raise ValueError("choices name parameters of the kind")
     if not kind.key:
         kind = RelationKind(**{**kind.__dict__, "key": kind.name})
     RELATIONS[kind.name] = kind
@@ -204,7 +445,7 @@ def binary_kinds() -> tuple[str, ...]:
 
 
 def nary_kinds() -> tuple[str, ...]:
-    """The names of the n-ary kinds (arity None), in registration order."""
+    """The names of the n-ary kinds, in registration order."""
     return tuple(k.name for k in RELATIONS.values() if not k.binary)
 
 
@@ -274,67 +515,6 @@ def cage_combinations(values: Sequence[int], size: int, total: int) -> list[int]
     return out
 
 
-MAX_TUPLE_CANDIDATES = 1_000_000
-""":func:`allowed_tuples` refuses to look at more candidate tuples than this."""
-
-
-def allowed_tuples(kind: RelationKind, values: Sequence[Any], lists: Sequence[Sequence[int]],
-                   params: Mapping[str, int], max_candidates: int | None = None
-                   ) -> list[tuple[int, ...]]:
-    """The generic decomposition of a relation of any arity: the tuples of value
-    indices, one from each cell's list, whose labels satisfy the kind's meaning.
-
-    A backend without a specialised encoding of an n-ary kind posts these as a
-    table (or its linearisation). The candidates are the product of the lists
-    (tuples that repeat a value are skipped at once for a ``distinct`` kind).
-
-    Args:
-        kind: The kind's record.
-        values: The labels, indexed by value index.
-        lists: Per cell of the relation, its value indices.
-        params: The relation's parameters.
-        max_candidates: The largest product of the list lengths looked at (None:
-            :data:`MAX_TUPLE_CANDIDATES`).
-
-    Raises:
-        UnsupportedError: when the product of the list lengths exceeds ``max_candidates``.
-
-    Example:
-        >>> allowed_tuples(RELATIONS["cage"], (1, 2, 3), [[0, 1, 2]] * 2, {"sum": 4})
-        [(0, 2), (2, 0)]
-    """
-    if max_candidates is None:
-        max_candidates = MAX_TUPLE_CANDIDATES
-    size = 1
-    for lst in lists:
-        size *= len(lst)
-    if size > max_candidates:
-        raise UnsupportedError(
-            f"the {kind.name} relation over {len(lists)} cells has {size:,} candidate tuples "
-            f"(more than {max_candidates:,}): too many for a table")
-    out: list[tuple[int, ...]] = []
-    chosen: list[int] = []
-
-    def walk(i: int) -> None:
-        if i == len(lists):
-            try:
-                ok = kind.holds(tuple(values[v] for v in chosen), params)
-            except TypeError:
-                ok = False
-            if ok:
-                out.append(tuple(chosen))
-            return
-        for v in lists[i]:
-            if kind.distinct and v in chosen:
-                continue
-            chosen.append(v)
-            walk(i + 1)
-            chosen.pop()
-
-    walk(0)
-    return out
-
-
 # ------------------------------------------------------------ the kinds futocp ships
 def _less(v: Sequence[int], p: Mapping[str, int]) -> bool:
     return v[0] < v[1]
@@ -366,8 +546,16 @@ register(RelationKind("nonconsecutive", _nonconsecutive, opposite="consecutive",
                                   "adjacent mode)"))
 register(RelationKind("ratio", _ratio,
                       description="one label is exactly twice the other (Kropki's black dot)"))
+def _sum_feasible(prefix: Sequence[int], p: Mapping[str, Any], rest: Lists) -> bool:
+    """A sum can still reach its total: between the smallest and the largest completion."""
+    total = p["sum"] if "sum" in p else p["target"]
+    done = sum(prefix)
+    return bool(done + sum(min(x) for x in rest) <= total
+                <= done + sum(max(x) for x in rest))
+
+
 register(RelationKind("cage", _cage, arity=None, params=("sum",), key="cages", distinct=True,
-                      exclusive=True,
+                      exclusive=True, feasible=_sum_feasible, min_cells=1,
                       description="pairwise different labels with the given sum (Killer "
                                   "Sudoku's cage)"))
 
@@ -379,3 +567,104 @@ def _nodot(v: Sequence[int], p: Mapping[str, int]) -> bool:
 register(RelationKind("nodot", _nodot, implied=True,
                       description="the labels are neither consecutive nor one twice the other "
                                   "(a pair without a dot in a complete Kropki)"))
+
+
+# ------------------------------------------------------------ Keen's arithmetic cage
+ARITH_OPS = ("+", "-", "*", "/")
+"""The operations of an ``arith`` cage: sum, difference, product, quotient."""
+
+
+def _arith(v: Sequence[int], p: Mapping[str, Any]) -> bool:
+    op, target = p["op"], p["target"]
+    if op == "+":
+        return bool(sum(v) == target)
+    if op == "*":
+        return bool(math.prod(v) == target)
+    if len(v) != 2:
+        return False
+    lo, hi = sorted(v)
+    if op == "-":
+        return bool(hi - lo == target)
+    return bool(lo * target == hi)  # "/": the larger is the smaller times the target
+
+
+def _arith_check(n_cells: int, p: Mapping[str, Any]) -> str | None:
+    if p.get("op") in ("-", "/") and n_cells != 2:
+        return f"a {p['op']} cage has two cells, not {n_cells}"
+    return None
+
+
+def _arith_feasible(prefix: Sequence[int], p: Mapping[str, Any], rest: Lists) -> bool:
+    op = p["op"]
+    if op == "+":
+        return _sum_feasible(prefix, p, rest)
+    if op == "*" and all(x > 0 for x in prefix) and all(y > 0 for x in rest for y in x):
+        done = math.prod(prefix)  # positive labels: the product divides the target, bounded
+        target = p["target"]
+        return bool(target % done == 0
+                    and done * math.prod(min(x) for x in rest) <= target
+                    <= done * math.prod(max(x) for x in rest))
+    return True
+
+
+register(RelationKind(
+    "arith", _arith, arity=None, params=("op", "target"), min_cells=1, exclusive=True,
+    choices=(("op", ARITH_OPS),), check=_arith_check, feasible=_arith_feasible,
+    description="the labels combine to the target with the operation: + sum, * product, "
+                "- difference and / quotient of two cells (Keen's cage)"))
+
+
+# ------------------------------------------------------------ Towers' visibility clue
+def visible_count(labels: Sequence[int]) -> int:
+    """How many labels are seen from the front of the line: each one larger than
+    every label before it (a taller tower hides the shorter ones behind it).
+
+    Example:
+        >>> visible_count([2, 1, 4, 3, 5])
+        3
+    """
+    seen, top = 0, None
+    for x in labels:
+        if top is None or x > top:
+            seen, top = seen + 1, x
+    return seen
+
+
+def _visible(v: Sequence[int], p: Mapping[str, Any]) -> bool:
+    return bool(visible_count(v) == p["count"])
+
+
+def _visible_check(n_cells: int, p: Mapping[str, Any]) -> str | None:
+    count = p.get("count")
+    if isinstance(count, int) and not 1 <= count <= n_cells:
+        return f"a visible count on a line of {n_cells} cells is 1..{n_cells}, not {count}"
+    return None
+
+
+def _visible_feasible(prefix: Sequence[int], p: Mapping[str, Any], rest: Lists) -> bool:
+    seen = visible_count(prefix)
+    top = max(prefix)
+    higher = sum(1 for x in rest if max(x) > top)  # each later cell adds one at most
+    return bool(seen <= p["count"] <= seen + higher)
+
+
+def _visible_automaton(p: Mapping[str, Any], n_cells: int) -> Automaton:
+    """States ``(tallest so far, seen so far)``; more seen than the count is dead."""
+    count = p["count"]
+
+    def step(state: tuple[int | None, int], label: int) -> tuple[int | None, int] | None:
+        top, seen = state
+        if top is None or label > top:
+            top, seen = label, seen + 1
+            if seen > count:
+                return None
+        return top, seen
+
+    return Automaton((None, 0), step, lambda state: state[1] == count)
+
+
+register(RelationKind(
+    "visible", _visible, arity=None, params=("count",), symmetric=False,
+    check=_visible_check, feasible=_visible_feasible, automaton=_visible_automaton,
+    description="seen from the first cell along the line, count labels are larger than "
+                "every label before them (a Towers clue: taller towers hide shorter ones)"))

@@ -1,9 +1,21 @@
 """What every backend answers: a status, solutions and stats.
 
 Example:
-    >>> r = Result(Status.SAT, [(1, 2, 2, 1)], {"solve_s": 0.01}, backend="listcolor")
+    >>> r = Result(Status.SAT, [(1, 2, 2, 1)], {"wall_s": 0.0032}, backend="listcolor")
     >>> r.status.value, r.n_solutions, r.ok
     ('sat', 1, True)
+    >>> print(r)
+    Result(sat, 1 solution, listcolor, 3.2 ms)
+    >>> r
+    Result(status='sat', n_solutions=1, backend='listcolor', exhausted=False, limit=1, wall_s=0.0032)
+
+A Result that :func:`futocp.solve` (any backend) answered knows its board, so
+the solutions of a grid board come as rows:
+
+    >>> from futocp.families import latin_square
+    >>> from futocp.api import solve
+    >>> solve(latin_square(2, [[1, 0], [0, 0]])).grids
+    [[[1, 2], [2, 1]]]
 """
 
 from __future__ import annotations
@@ -13,6 +25,7 @@ from enum import Enum
 from typing import Any
 
 from .board import Board, Label
+from .errors import UsageError
 
 __all__ = ["Status", "Result"]
 
@@ -32,9 +45,13 @@ class Status(str, Enum):
         return self.value
 
 
-@dataclass
+@dataclass(repr=False)
 class Result:
     """A backend's answer.
+
+    ``print(result)`` gives a one-line summary (:meth:`__str__`); ``repr`` the
+    same facts as ``field=value`` pairs, without the solutions and stats
+    themselves (they are :attr:`solutions` and :attr:`stats`).
 
     Attributes:
         status: sat, unsat or unknown.
@@ -44,7 +61,7 @@ class Result:
         exhausted: True when the search proved there are no further solutions
             (the solution list is complete).
         board: The board that was solved, when the caller attached it (not part of
-            equality or :meth:`to_dict`); a notebook then shows the solution's picture.
+            equality); a notebook then shows the solution's picture.
         limit: The number of solutions that was asked for (None: all).
     """
 
@@ -82,15 +99,44 @@ class Result:
         """True when a time limit stopped a search that had found solutions."""
         return self.status is Status.SAT and not self.finished
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (flat solutions)."""
-        return {
-            "backend": self.backend,
-            "status": self.status.value,
-            "exhausted": self.exhausted,
-            "solutions": [list(s) for s in self.solutions],
-            "stats": dict(self.stats),
-        }
+    @property
+    def grids(self) -> list[list[list[Label]]]:
+        """The solutions as lists of rows (:meth:`~futocp.board.Board.as_grid`), on
+        the board the Result was answered for (:attr:`board`, which
+        :func:`futocp.solve` and every backend's ``solve`` set).
+
+        Raises:
+            UsageError: when the Result does not know its board (built by hand:
+                set ``board``, or call ``board.as_grid`` on each solution).
+            BoardError: when the board is not a grid.
+        """
+        if self.board is None:
+            raise UsageError("this Result does not know its board: set result.board, or cut "
+                             "each solution with board.as_grid(solution)")
+        rows, cols = self.board.grid_shape  # a BoardError when it is not a grid
+        return [[list(s[r * cols:(r + 1) * cols]) for r in range(rows)] for s in self.solutions]
+
+    def _time_text(self) -> str:
+        wall = self.stats.get("wall_s")
+        if not isinstance(wall, (int, float)):
+            return ""
+        return f", {wall * 1000:.1f} ms" if wall < 1 else f", {wall:.2f} s"
+
+    def __str__(self) -> str:
+        """``Result(sat, 2 solutions (all), cpsat, 3.2 ms)``: the status, the
+        solutions found (``(all)`` when the search proved there are no more,
+        ``(time limit)`` when one stopped it), the backend and the wall time."""
+        n = self.n_solutions
+        more = " (all)" if self.exhausted and n else " (time limit)" if self.stopped_early else ""
+        backend = f", {self.backend}" if self.backend else ""
+        return (f"Result({self.status.value}, {n} solution{'' if n == 1 else 's'}{more}"
+                f"{backend}{self._time_text()})")
+
+    def __repr__(self) -> str:
+        wall = self.stats.get("wall_s")
+        return (f"Result(status={self.status.value!r}, n_solutions={self.n_solutions}, "
+                f"backend={self.backend!r}, exhausted={self.exhausted}, limit={self.limit}"
+                + (f", wall_s={wall!r}" if wall is not None else "") + ")")
 
     # ------------------------------------------------------------ notebooks
     def _repr_svg_(self) -> str | None:

@@ -83,7 +83,7 @@ def verify(board: Board, values: Sequence[Any]) -> list[Violation]:
             extra = sorted(map(repr, (got - want).elements()))
             missing = sorted(map(repr, (want - got).elements()))
             out.append(Violation("asterism", tuple(ast),
-                                 f"asterism {i} has extra {', '.join(extra) or '-'} "
+                                 f"{board.asterism_names[i]} has extra {', '.join(extra) or '-'} "
                                  f"and misses {', '.join(missing) or '-'}"))
     for rel in board.relations:
         labels = [vals[c] for c in rel.cells]

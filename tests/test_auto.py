@@ -9,40 +9,27 @@ import time
 import pytest
 
 from futocp.backends import REGISTRY, auto, get_backend
-from futocp.backends.listcolor import ListcolorBackend
 from futocp.cli import main
 from futocp.crosscheck import choose_backends
-from futocp.errors import SolverError, UsageError
+from futocp.errors import UsageError
 from futocp.families import futoshiki, latin_square, sudoku
 from futocp.model import build_model
-from futocp.result import Result, Status
+from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import multiset_board
+from .strategies import (
+    DierBackend,
+    RaiserBackend,
+    SleeperBackend,
+    WrongBackend,
+    multiset_board,
+    within,
+)
 
 FUTOSHIKI = "instances/futoshiki/5x5-extreme-01.json"
 
 
-def _sleep(self, model, limit, time_limit, seed, options):
-    time.sleep(60)  # ignores its time limit, never answers (until killed)
-    return Result(Status.UNKNOWN, [], {})
-
-
-def _die(self, model, limit, time_limit, seed, options):
-    os._exit(11)  # its process dies at once (as a crash of a solver's C code would)
-
-
-def _raise(self, model, limit, time_limit, seed, options):
-    raise SolverError("the solver process died of SIGSEGV")  # a crash its own child reports
-
-
-def _wrong(self, model, limit, time_limit, seed, options):
-    return Result(Status.SAT, [[model.values[0]] * model.n_cells], {}, exhausted=True)
-
-
-FAKES = [type(f"{name.title()}Backend", (ListcolorBackend,), {"name": name, "_solve": solve})
-         for name, solve in (("sleeper", _sleep), ("dier", _die), ("raiser", _raise),
-                             ("wrong", _wrong))]
+FAKES = [SleeperBackend, DierBackend, RaiserBackend, WrongBackend]
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +39,13 @@ def fakes(monkeypatch):
 
 
 def children() -> list[int]:
-    """This process's living child processes (from /proc)."""
+    """This process's living child processes (from /proc) that the test started: the
+    long-lived helpers earlier tests leave (multiprocessing's fork server and resource
+    tracker) were there before and are not counted (see ``_helpers``)."""
+    return [pid for pid in _all_children() if pid not in _HELPERS]
+
+
+def _all_children() -> list[int]:
     me, out = os.getpid(), []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -64,6 +57,16 @@ def children() -> list[int]:
             if int(fields[1]) == me and fields[0] != "Z":
                 out.append(int(entry))
     return out
+
+
+_HELPERS: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _helpers() -> None:
+    """Remember the children alive before each test (helpers of earlier tests)."""
+    _HELPERS.clear()
+    _HELPERS.update(_all_children())
 
 
 needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="no /proc")
@@ -146,7 +149,7 @@ def test_a_failing_member_does_not_end_the_portfolio(bad):
     t0 = time.perf_counter()
     result = get_backend("auto").solve(build_model(board), workers=2,
                                        members=f"{bad},listcolor", time_limit=30)
-    assert time.perf_counter() - t0 < 10
+    assert time.perf_counter() - t0 < within(10)
     assert result.status is Status.SAT and result.stats["answered_by"] == "listcolor"
     assert not verify(board, result.solutions[0])
     assert children() == []
@@ -159,7 +162,7 @@ def test_members_start_staggered():
     assert result.stats["portfolio"] == ["listcolor"]  # over before the second start
     t0 = time.perf_counter()
     result = get_backend("auto").solve(model, workers=2, members="sleeper,listcolor", stagger=0.5)
-    assert 0.5 <= time.perf_counter() - t0 < 5
+    assert 0.5 <= time.perf_counter() - t0 < within(5)
     assert result.stats["portfolio"] == ["sleeper", "listcolor"]
     assert result.stats["answered_by"] == "listcolor" and children() == []
 
@@ -189,7 +192,7 @@ def test_the_time_limit_stops_every_member():
     t0 = time.perf_counter()
     result = get_backend("auto").solve(build_model(BOARDS["latin"]), workers=2,
                                        members="sleeper,sleeper", time_limit=1.0)
-    assert time.perf_counter() - t0 < 1.0 + 1.5
+    assert time.perf_counter() - t0 < 1.0 + within(1.5)
     assert result.status is Status.UNKNOWN and "time limit" in result.stats["reason"]
     assert children() == []
 
@@ -258,12 +261,8 @@ def test_crosscheck_all_leaves_auto_out():
 # ------------------------------------------------ benchmarks/hard.py --write-choices
 def _hard():
     import importlib
-    import sys
 
-    bench = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-    if bench not in sys.path:
-        sys.path.insert(0, bench)
-    return importlib.import_module("hard")
+    return importlib.import_module("benchmarks.hard")
 
 
 def test_write_choices_ranks_by_solved_then_median(tmp_path):
@@ -287,3 +286,63 @@ def test_write_choices_ranks_by_solved_then_median(tmp_path):
     assert table["rules"][-1]["when"] == {} and "kissat" not in str(rules)
     loaded = auto.load_choices(tmp_path / "choices.json")
     assert auto.choose(build_model(latin_square(30)), 1, loaded)[0][0].backend == "listcolor"
+
+
+# ------------------------------------------------------- the first try in this process
+def _no_portfolio(self, *args, **kwargs):
+    raise AssertionError("a portfolio started (a fork) for a board its first member settles")
+
+
+def test_a_small_board_costs_no_fork(monkeypatch):
+    # enumerating asks the table for listcolor and cpsat side by side; listcolor alone
+    # counts a 4x4 board in well under its first-try budget, in this process
+    if auto.first_try_budget(auto.Member("listcolor"), build_model(latin_square(4)), None) is None:
+        pytest.skip("listcolor's compiled core is not built here")
+    monkeypatch.setattr(auto.AutoBackend, "_portfolio", _no_portfolio)
+    result = get_backend("auto").solve(build_model(latin_square(4)), limit=None, workers=2)
+    assert result.n_solutions == 576 and result.exhausted
+    assert result.stats["answered_by"] == "listcolor" and result.stats["portfolio"] == ["listcolor"]
+    assert result.stats["auto_rule"] == "enumerate"
+    for board in BOARDS.values():
+        result = get_backend("auto").solve(build_model(board), limit=2, workers=2)
+        assert result.status is Status.SAT and not verify(board, result.solutions[0])
+
+
+def test_a_board_the_first_try_does_not_settle_goes_to_the_portfolio(monkeypatch):
+    calls = []
+    portfolio = auto.AutoBackend._portfolio
+
+    def spy(self, *args, **kwargs):
+        calls.append(args[1])
+        return portfolio(self, *args, **kwargs)
+
+    monkeypatch.setattr(auto.AutoBackend, "_portfolio", spy)
+    monkeypatch.setattr(auto, "FIRST_TRY_BUDGET_S", 1e-9)  # over before it starts
+    result = get_backend("auto").solve(build_model(latin_square(4)), limit=None, workers=2)
+    assert result.n_solutions == 576 and result.exhausted and "member_errors" not in result.stats
+    assert [[m.backend for m in members] for members in calls] == [["listcolor", "cpsat"]]
+
+
+def test_the_first_try_is_for_small_models_of_listcolor_only():
+    small, big = build_model(latin_square(4)), build_model(latin_square(25))
+    budget = auto.first_try_budget(auto.Member("listcolor"), small, None)
+    assert budget in (auto.FIRST_TRY_BUDGET_S, None)  # None: the compiled core is not built
+    assert big.n_cells * big.n_values > auto.FIRST_TRY_MAX_LITERALS
+    for member, model, memory_limit in [(auto.Member("listcolor"), big, None),
+                                        (auto.Member("cpsat"), small, None),
+                                        (auto.Member("listcolor", (("workers", 2),)), small, None),
+                                        (auto.Member("listcolor"), small, 512.0)]:
+        assert auto.first_try_budget(member, model, memory_limit) is None
+
+
+def test_api_and_every_command_that_solves_default_to_auto():
+    from futocp import DEFAULT_BACKEND, solve
+    from futocp.cli import build_parser
+
+    assert DEFAULT_BACKEND == "auto"
+    board = BOARDS["futoshiki"]
+    result = solve(board)
+    assert result.backend == "auto" and not verify(board, result.solutions[0])
+    parser = build_parser()
+    assert parser.parse_args(["solve", FUTOSHIKI]).backend == DEFAULT_BACKEND
+    assert parser.parse_args(["show", FUTOSHIKI, "--solution"]).backend == DEFAULT_BACKEND

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import pytest
 
+from benchmarks import campaign
+from benchmarks.campaign_oracle import count_solutions, find_solution
 from futocp.backends import REGISTRY
 from futocp.families import latin_square
 from futocp.formats import dumps, loads
@@ -28,13 +29,6 @@ from futocp.verify import verify
 
 from .oracle import brute_force_count, exhaustive_count
 from .relation_boards import KINDS, killer_board, relation_board
-
-BENCHMARKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-if BENCHMARKS not in sys.path:
-    sys.path.insert(0, BENCHMARKS)
-
-import campaign  # noqa: E402
-from campaign_oracle import count_solutions, find_solution  # noqa: E402
 
 SAMPLE = 300
 SEED = 20240613

@@ -129,3 +129,54 @@ def test_export_dimacs_solved_externally_then_decoded(puzzle, tmp_path, capsys):
 def test_export_formats(puzzle, capsys, to, marker):
     assert main(["export", puzzle, "--to", to]) == 0
     assert marker in capsys.readouterr().out
+
+
+# Tatham's 4x4 "easy" id, and the same puzzle with one clue more (not critical: 3 at (0,1))
+GRADED = "4de:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,"
+GRADED_PLUS = "4de:0R,3,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,"
+
+
+@pytest.fixture
+def graded(tmp_path):
+    path = tmp_path / "graded.tatham"
+    path.write_text(GRADED + "\n")
+    return str(path)
+
+
+def test_a_solution_carries_no_grade(graded, tmp_path, capsys):
+    """Issue 21: a solved file copied the puzzle's "grade": "e", so rate said "the file says
+    easy" of a grid with nothing left to deduce. Derived files drop what rates the clues."""
+    assert main(["solve", graded, "--to", "json", "--quiet"]) == 0
+    solved = tmp_path / "solved.json"
+    solved.write_text(capsys.readouterr().out)
+    doc = json.loads(solved.read_text())
+    assert "grade" not in doc and all(0 not in row for row in doc["givens"])
+    assert main(["rate", str(solved)]) == 0
+    assert "the file says" not in capsys.readouterr().out
+    assert main(["solve", graded, "--to", "tatham", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("4:4R,")  # no d<grade> on the solution
+    assert main(["convert", str(solved), "--to", "tatham"]) == 0
+    assert capsys.readouterr().out.startswith("4:4R,")
+    assert main(["show", graded]) == 0  # the puzzle read keeps its grade
+    assert capsys.readouterr().out.startswith("futoshiki 4 grade=e")
+
+
+def test_a_minimized_puzzle_carries_no_grade(tmp_path, capsys):
+    path = tmp_path / "plus.tatham"
+    path.write_text(GRADED_PLUS + "\n")
+    assert main(["minimize", str(path), "--seed", "1", "--to", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "grade" not in doc
+    assert sum(v != 0 for row in doc["givens"] for v in row) < 3  # a clue went
+    assert main(["minimize", str(path), "--seed", "1", "--to", "tatham"]) == 0
+    assert capsys.readouterr().out.startswith("4:")
+
+
+def test_a_puzzle_generated_from_a_template_carries_no_grade(capsys):
+    assert main(["generate", "--family", "futoshiki-adjacent", "--size", "4", "--seed", "1",
+                 "--param", "grade=k"]) == 0
+    assert "grade" not in json.loads(capsys.readouterr().out)
+    # a puzzle generated for a grade says the grade it was rated
+    assert main(["generate", "--family", "futoshiki", "--size", "4", "--grade", "easy",
+                 "--seed", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["grade"] == "e"

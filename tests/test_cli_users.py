@@ -21,14 +21,20 @@ import pytest
 
 from futocp import formats
 from futocp.backends import REGISTRY
-from futocp.backends.listcolor import ListcolorBackend
 from futocp.cli import EXIT_CODES, build_parser, main
 from futocp.crosscheck import crosscheck
-from futocp.errors import SolverError
 from futocp.export import read_var_map
 from futocp.families import futoshiki, latin_square
-from futocp.result import Result, Status
+from futocp.rating import rate
 from futocp.verify import verify
+
+from .strategies import (
+    CrashBackend,
+    InterruptedBackend,
+    LiarBackend,
+    SlowBackend,
+    TwinBackend,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 TOP95 = str(ROOT / "instances" / "sudoku" / "top95.txt")
@@ -72,46 +78,6 @@ def _validate(doc) -> None:
 
 
 # ------------------------------------------------------------- fake backends
-class TwinBackend(ListcolorBackend):
-    """A second dependency-free backend to cross-check with."""
-
-    name = "twin"
-
-
-class LiarBackend(ListcolorBackend):
-    """Answers with a corrupted solution (the verification must catch it)."""
-
-    name = "liar"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        result = super()._solve(model, limit, time_limit, seed, options)
-        result.solutions = [tuple(reversed(s)) for s in result.solutions]
-        return result
-
-
-class SlowBackend(ListcolorBackend):
-    """Runs into its time limit without an answer."""
-
-    name = "slow"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        return Result(Status.UNKNOWN, [], {"solve_s": time_limit or 0.0})
-
-
-class CrashBackend(ListcolorBackend):
-    name = "crash"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        raise SolverError("the solver process died (signal 11)")
-
-
-class InterruptedBackend(ListcolorBackend):
-    name = "interrupted"
-
-    def _solve(self, model, limit, time_limit, seed, options):
-        raise KeyboardInterrupt
-
-
 FAKES = (TwinBackend, LiarBackend, SlowBackend, CrashBackend, InterruptedBackend)
 
 
@@ -166,17 +132,80 @@ def test_show_count_check_do_every_puzzle(collection, capsys):
 
 
 def render_first_line(path: str, k: int) -> str:
-    from futocp.cli import render
+    from futocp.cli import grid_text
 
-    return render(formats.read_many(path)[k - 1]).splitlines()[0]
+    return grid_text(formats.read_many(path)[k - 1]).splitlines()[0]
 
 
-@pytest.mark.parametrize("command", [["minimize"], ["export", "--to", "dimacs"]])
+@pytest.mark.parametrize("command", [["minimize"], ["export", "--to", "dimacs"], ["hint"]])
 def test_one_puzzle_commands_refuse_a_collection_without_index(collection, capsys, command):
     assert main([command[0], collection, *command[1:]]) == 2
     err = capsys.readouterr().err
     assert "holds 3 puzzles" in err and "--index I (1..3)" in err
     assert main([command[0], collection, *command[1:], "--index", "1"]) == 0
+
+
+# ---------------------------------------------- rate, explain, hint: the one input path
+# Three Tatham ids (the first three of instances/futoshiki/sgt-unequal.tatham).
+TATHAM_THREE = ("4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,\n"
+                "4:0,0,0,0,0,0,0,0U,0,0L,0,2,3,0L,0,0,\n"
+                "5:2,0,0,0,0,0,0,0,3,4,4,0,3,0,1,0,0,0,0,0,0,0,0,1,3,\n")
+
+
+@pytest.fixture
+def tatham_three(tmp_path):
+    path = tmp_path / "three.tatham"
+    path.write_text(TATHAM_THREE)
+    return str(path)
+
+
+def test_rate_explain_hint_take_an_inline_puzzle(capsys):
+    assert main(["rate", "--puzzle", TATHAM_4, "--json"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert (rec["instance"], rec["index"], rec["grade"]) == ("<puzzle>", 0, "easy")
+    assert main(["rate", "--puzzle", TATHAM_4]) == 0
+    assert "easy" in capsys.readouterr().out
+    assert main(["explain", "--puzzle", TATHAM_4]) == 0
+    assert capsys.readouterr().out.startswith("<puzzle>: easy (tatham scale)")
+    assert main(["hint", "--puzzle", TATHAM_4, "--format", "tatham"]) == 0
+    assert capsys.readouterr().out.startswith("hint (")
+    assert main(["hint", "rated.json", "--puzzle", TATHAM_4]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_rate_explain_hint_read_standard_input(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TATHAM_THREE))
+    assert main(["rate", "-", "--json"]) == 0
+    recs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["instance"], r["index"]) for r in recs] == [("<stdin>", 0), ("<stdin>", 1),
+                                                           ("<stdin>", 2)]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TATHAM_THREE))
+    assert main(["explain", "-"]) == 0
+    heads = [line.split(":")[0] for line in capsys.readouterr().out.splitlines()
+             if line.startswith("<stdin>")]
+    assert heads == ["<stdin>#1", "<stdin>#2", "<stdin>#3"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TATHAM_THREE))
+    assert main(["hint", "-", "--index", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "hint"
+
+
+def test_explain_explains_every_puzzle_of_a_collection(tatham_three, capsys):
+    grades = [r.grade for r in map(rate, formats.read_many(tatham_three))]
+    assert main(["explain", tatham_three]) == 0
+    out = capsys.readouterr().out
+    heads = [line for line in out.splitlines() if line.startswith(tatham_three)]
+    assert [h.split(": ", 1)[0] for h in heads] == [f"{tatham_three}#{k}" for k in (1, 2, 3)]
+    assert [h.split(": ", 1)[1].split(" ")[0] for h in heads] == grades  # each its own grade
+    assert main(["explain", tatham_three, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["instance"] == tatham_three
+    assert [(d["instance"], d["grade"]) for d in doc["instances"]] == [
+        (f"{tatham_three}#{k}", g) for k, g in enumerate(grades, 1)]
+    assert all(set(d) == {"instance", "grade", "steps"} for d in doc["instances"])
+    assert main(["explain", tatham_three, "--index", "3"]) == 0
+    assert capsys.readouterr().out.startswith(f"{tatham_three}#3: {grades[2]} ")
+    assert main(["rate", tatham_three, "--index", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["index"] == 1  # its place in the file, from 0
 
 
 def test_crosscheck_a_collection_prints_one_summary_per_backend(collection, capsys):
@@ -250,7 +279,7 @@ def test_exit_codes_are_documented_in_help_and_readme(capsys):
         main(["--help"])
     text = capsys.readouterr().out
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for code in (0, 1, 2, 3, 4, 70, 130):
+    for code in (0, 1, 2, 3, 4, 69, 70, 130):
         assert code in EXIT_CODES
         assert re.search(rf"^  {code}\s+\S", text, re.M), code
         assert re.search(rf"^\| {code}\s+\|", readme, re.M), code
@@ -332,6 +361,56 @@ def test_solve_reads_standard_input(monkeypatch, capsys):
     assert capsys.readouterr().err.startswith("futocp: error: <stdin>:2:16: the line has 15")
 
 
+def _one_error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err.strip()
+
+
+def test_a_collection_with_a_bad_fourth_line_is_named_by_line(tmp_path, capsys):
+    """Issue 21: three good Sudoku lines and a bad fourth were blamed on line 2 ('row has 76
+    cells', text art's words); now the fourth line is named, with what is wrong with it."""
+    lines = Path(TOP95).read_text().splitlines()[:4]
+    for name, bad, message in [
+            ("mixed.txt", lines[3][:80], ":4:81: the line has 80 characters, expected 81"),
+            ("mixed2.txt", lines[3][:80] + "x", ":4:81: 'x' is not a label of a 9x9 puzzle")]:
+        path = tmp_path / name
+        path.write_text("\n".join([*lines[:3], bad]) + "\n")
+        assert main(["show", str(path)]) == 2
+        assert _one_error_line(capsys).startswith(f"futocp: error: {path}{message}")
+
+
+@pytest.mark.parametrize("argv, stdin, message", [
+    (["show", "--puzzle", "4" + "." * 79], None,
+     "<puzzle>:1:81: the line has 80 characters; a Sudoku line has n*n (81 for 9x9)"),
+    (["show", "--puzzle", "1..4..3..2..4.."], None,
+     "<puzzle>:1:16: the line has 15 characters; a Sudoku line has n*n (16 for 4x4)"),
+    (["show", "--puzzle", ""], None, "<puzzle>: the input is empty"),
+    (["show", "-"], "", "<stdin>: the input is empty"),
+    (["show", "-"], "\n  \n", "<stdin>: the input is empty"),
+    (["solve", "-"], "# nothing yet\n", "<stdin>: only comments, no puzzle"),
+])
+def test_inline_and_standard_input_say_what_is_wrong(monkeypatch, capsys, argv, stdin, message):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(argv) == 2
+    assert _one_error_line(capsys) == f"futocp: error: {message}"
+
+
+@pytest.mark.parametrize("name", ["empty.txt", "empty.yaml", "empty", "empty.sudoku"])
+def test_an_empty_file_says_it_is_empty(tmp_path, capsys, name):
+    path = tmp_path / name
+    path.write_text("")
+    assert main(["show", str(path)]) == 2
+    assert _one_error_line(capsys) == f"futocp: error: {path}: the file is empty"
+
+
+def test_an_inline_jigsaw_is_not_taken_for_a_sudoku_line(capsys):
+    # the givens alone are a Sudoku line: the stricter jigsaw sniff goes first
+    assert main(["show", "--puzzle", "1..4..3..2..4... 1122112233443344"]) == 0
+    assert capsys.readouterr().out.startswith("jigsaw\n")
+
+
 def test_solve_puzzle_inline(capsys):
     assert main(["solve", "--puzzle", TATHAM_4, *LC, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -362,9 +441,9 @@ def test_quiet_and_verbose(puzzle, tmp_path, capsys):
 
 
 def _grid_lines(board) -> list[str]:
-    from futocp.cli import render
+    from futocp.cli import grid_text
 
-    return render(board, [1] * board.n_cells).splitlines()
+    return grid_text(board, [1] * board.n_cells).splitlines()
 
 
 def test_help_starts_with_a_line_and_examples(capsys):
@@ -420,6 +499,95 @@ def test_did_you_mean_for_names(puzzle, capsys, argv, hint):
     assert hint in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("argv, hint", [
+    # names are exact; one that differs only in case is refused with its spelling
+    (["solve", "PUZZLE", "--backend", "CPSAT"], "unknown backend 'CPSAT'; did you mean 'cpsat'?"),
+    (["crosscheck", "PUZZLE", "--backends", "listcolor,CPSAT"], "did you mean 'cpsat'?"),
+    (["new", "Sudoku"], "unknown family 'Sudoku'; did you mean 'sudoku'?"),
+])
+def test_did_you_mean_for_case(puzzle, capsys, argv, hint):
+    assert main([puzzle if a == "PUZZLE" else a for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and err.count("\n") == 1
+
+
+def test_did_you_mean_for_a_format_in_another_case(puzzle, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["show", puzzle, "--format", "JSON"])
+    assert stop.value.code == 2
+    assert "did you mean 'json'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, text, hint, where", [
+    ("key.json", '{"kind": "futoshiki", "size": 2, "les": []}',
+     "unknown key 'les'; did you mean 'less'?", ":1:41:"),
+    ("kind.json", '{"kind": "futoshki", "size": 2}',
+     "unknown kind 'futoshki'; did you mean 'futoshiki'?", ":1:10:"),
+    ("kind.yaml", "kind: Futoshiki\nsize: 2\n", "did you mean 'futoshiki'?", ":1:7:"),
+    ("cage.json", '{"kind": "killer-sudoku", "size": 4, "cages": [{"sum": 3, "cels": [[0, 0]]}]}',
+     "unknown key 'cels' in a cage; did you mean 'cells'?", ":1:67:"),
+    ("directive.sudoku", "#! kind=sudoku-X\n1..4..3..2..4...\n",
+     "unknown family 'sudoku-X'; did you mean 'sudoku-x'?", ":1:9:"),
+])
+def test_did_you_mean_in_files(tmp_path, capsys, name, text, hint, where):
+    path = tmp_path / name
+    path.write_text(text)
+    assert main(["show", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and f"{path}{where}" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("entry, hint, where", [
+    ('instances:\n  - paths: "*.json"\nbackends: [cpsat]\n',
+     "instances[0]: unknown key 'paths' (did you mean 'path'?)", ":2:5:"),
+    ("instances:\n  - generate: {family: latin-square, size: 4, givens: 6}\nbackends: [CPSAT]\n",
+     "backends[0]: unknown backend 'CPSAT'; did you mean 'cpsat'?", ":3:12:"),
+    ("instances:\n  - generate: {family: latin-square, size: 4}\n"
+     "backends: [{name: sat}, {name: cpsta}]\n",
+     "backends[1]: unknown backend 'cpsta'; did you mean 'cpsat'?", ":3:32:"),
+    ("instances:\n  - generate: {famly: latin-square, size: 4}\nbackends: [sat]\n",
+     "unknown generate key 'famly'; did you mean 'family'?", ":2:15:"),
+])
+def test_did_you_mean_in_configs(tmp_path, capsys, entry, hint, where):
+    path = tmp_path / "study.yaml"
+    path.write_text(entry)
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert hint in err and f"{path}{where}" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["new", "futoshiki", "--size", "3"],
+    ["generate", "--family", "latin-square", "--size", "3", "--givens", "2", "--seed", "1"],
+])
+def test_the_output_format_is_to_everywhere(capsys, argv):
+    """Issue 21: --format names the input format; generate and new wrote their output with
+    it. Now --to, as solve, convert, export and minimize; the old spelling works for one
+    release, with a note."""
+    assert main([*argv, "--to", "tatham"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("3:") and err == ""
+    assert main([*argv, "--format", "tatham"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("3:") and "output format of" in err and "is --to" in err
+    assert main([*argv, "--format", "tatham", "--to", "json"]) == 2
+    assert "give --to only" in capsys.readouterr().err
+    command = build_parser().command_parser(argv[0])
+    shown = command.format_help()
+    assert "--to {" in shown and "--format" not in shown
+
+
+def test_every_output_format_option_is_to():
+    """No command writes a puzzle file through --format, and --format is the input's."""
+    parser = build_parser()
+    for name in parser.subcommands():
+        for action in parser.command_parser(name)._actions:
+            if "--format" in action.option_strings and action.help != "==SUPPRESS==":
+                assert "input" in action.help or "file format" in action.help, (name, action.help)
+            if "--to" in action.option_strings:
+                assert "input" not in (action.help or ""), name
+
+
 def test_one_version_everywhere(capsys):
     import futocp
     from futocp.experiments.runner import versions
@@ -440,7 +608,22 @@ def test_new_takes_only_family_parameters(capsys, param):
     # size, less and givens are build()'s own arguments, not parameters of the family
     assert main(["new", "sudoku", "--param", param]) == 2
     err = capsys.readouterr().err
-    assert f"family sudoku has no parameter {param.split('=')[0]!r} (its parameters: box)" in err
+    assert f"family sudoku has no parameter {param.split('=')[0]!r} (its parameters: box, difficulty, symmetry)" in err
+
+
+def test_help_says_how_to_activate_completion_not_to_install_it(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "pip install argcomplete" not in text  # it is a dependency of futocp
+    line = next(x for x in text.splitlines() if "register-python-argcomplete" in x)
+    assert line.strip() == 'eval "$(register-python-argcomplete futocp)"'
+    # the command it names is installed with futocp, beside this interpreter
+    script = Path(sys.executable).parent / "register-python-argcomplete"
+    proc = subprocess.run([str(script), "futocp"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "futocp" in proc.stdout
+    requires = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^dependencies = \[.*"argcomplete', requires, re.M)
 
 
 def test_shell_completion(tmp_path):

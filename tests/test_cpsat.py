@@ -1,149 +1,34 @@
 """The cpsat backend on every relation kind: counts against the brute-force oracle.
 
-Also home of :func:`relation_boards`, the small random boards with relations
-that ``tests/test_sat.py`` shares.
+The small random boards with relations it shares with ``tests/test_sat.py`` are
+in ``tests/strategies.py`` (:data:`RELATION_CASES`).
 """
 
 from __future__ import annotations
 
-import functools
-import random
 from dataclasses import replace
 
 import pytest
 
 from futocp.backends.cpsat import AUTO_CAGE, CAGE_ENCODINGS, CpsatBackend, label_offset
 from futocp.board import Board
-from futocp.families import grid_lines, latin_square, sudoku
-from futocp.generate import random_latin_square, random_solution
+from futocp.families import latin_square
 from futocp.model import build_model
 from futocp.relations import Relation as Rel
-from futocp.relations import RelationKind, register, unregister
+from futocp.relations import register, unregister
 from futocp.result import Status
 from futocp.verify import verify
 
 from .oracle import brute_force_count
+from .strategies import RELATION_CASES, apart_board, odd_labels_board
+from .strategies import apart_kind as make_apart_kind
+from .strategies import relation_case_board as relation_board
+from .strategies import relation_case_params as relation_boards
 
 pytestmark = pytest.mark.skipif(CpsatBackend.available() is not True,
                                 reason="ortools is not installed")
 
 FORMULATIONS = ("integer", "boolean")
-
-
-# ------------------------------------------------------------ random boards with relations
-def _pairs(n: int) -> list[tuple[int, int]]:
-    """The orthogonal neighbour pairs of an n x n grid."""
-    out = []
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n:
-                out.append((r * n + c, r * n + c + 1))
-            if r + 1 < n:
-                out.append((r * n + c, (r + 1) * n + c))
-    return out
-
-
-def _cages(n: int, solution: list, rng: random.Random, cover: float, max_size: int = 4
-           ) -> list[Rel]:
-    """Random connected cages (distinct labels in ``solution``) over about ``cover`` of the grid."""
-    owner: set[int] = set()
-    out = []
-    cells = list(range(n * n))
-    rng.shuffle(cells)
-    for start in cells:
-        if start in owner or len(owner) >= cover * n * n:
-            continue
-        cage = [start]
-        owner.add(start)
-        target = rng.randint(2, max_size)
-        while len(cage) < target:
-            nbrs = [b for a, b in _pairs(n) if a in cage] + [a for a, b in _pairs(n) if b in cage]
-            nbrs = [d for d in nbrs if d not in owner
-                    and solution[d] not in {solution[x] for x in cage}]
-            if not nbrs:
-                break
-            d = rng.choice(nbrs)
-            cage.append(d)
-            owner.add(d)
-        if len(cage) > 1:
-            out.append(Rel("cage", tuple(sorted(cage)), (("sum", sum(solution[c] for c in cage)),)))
-    return out
-
-
-def _binary(kind: str, n: int, solution: list, rng: random.Random, k: int) -> list[Rel]:
-    """``k`` relations of ``kind`` on random neighbour pairs, most of them true in ``solution``."""
-    out = []
-    for a, b in rng.sample(_pairs(n), k):
-        if kind == "less" and solution[a] > solution[b]:
-            a, b = b, a
-        rel = Rel(kind, (a, b))
-        if rel.holds((solution[a], solution[b])) or rng.random() < 0.2:
-            out.append(rel)
-    return out
-
-
-def _with_relations(base: Board, relations: list[Rel], clues: dict[int, int]) -> Board:
-    # one relation per pair: a later kind does not contradict an earlier one on the same cells
-    seen: set[tuple[int, ...]] = set()
-    kept = []
-    for rel in relations:
-        key = tuple(sorted(rel.cells))
-        if len(rel.cells) == 2 and key in seen:
-            continue
-        seen.add(key)
-        kept.append(rel)
-    return replace(base, relations=tuple(kept), clues=tuple(sorted(clues.items())))
-
-
-@functools.cache
-def relation_board(kind: str, n: int, seed: int) -> Board:
-    """An n x n Latin square (n = 4, 5) or, for ``kind="sudoku-cage"``, a 4x4 Sudoku,
-    with random relations of ``kind`` (``mixed``: every kind) and a few givens,
-    taken mostly from a hidden solution (so some boards are unsatisfiable)."""
-    rng = random.Random(f"{kind}/{n}/{seed}")
-    solution = [v for row in random_latin_square(n, rng=rng) for v in row]
-    base = latin_square(n)
-    if kind == "sudoku-cage":
-        base = sudoku((2, 2))
-        solution = list(random_solution(base, seed=rng.getrandbits(31)))
-    relations: list[Rel] = []
-    binary = ("consecutive", "nonconsecutive", "ratio", "less")
-    if kind in binary:
-        relations += _binary(kind, n, solution, rng, 2 * n)
-    if kind == "mixed":
-        for k in binary:
-            relations += _binary(k, n, solution, rng, n // 2 + 1)
-    if kind in ("cage", "mixed", "sudoku-cage"):
-        cover = 1.0 if kind == "sudoku-cage" else 0.5
-        relations += _cages(n, solution, rng, cover, 3 if kind == "mixed" else 4)
-    givens = {"sudoku-cage": 0, "mixed": n - 3}.get(kind, n - 2 if n == 4 else n)
-    clues = {c: solution[c] for c in rng.sample(range(n * n), givens)}
-    return _with_relations(base, relations, clues)
-
-
-RELATION_CASES = [(kind, n, seed) for kind in ("consecutive", "nonconsecutive", "ratio", "cage",
-                                               "mixed")
-                  for n in (4, 5) for seed in (0, 1)] + [("sudoku-cage", 4, s) for s in (0, 1, 2)]
-"""(kind, order, seed) of the boards every backend test of this file and test_sat runs."""
-
-
-def relation_boards() -> list:
-    """pytest params of :data:`RELATION_CASES`, with readable ids."""
-    return [pytest.param(case, id=f"{case[0]}-{case[1]}x{case[1]}-{case[2]}")
-            for case in RELATION_CASES]
-
-
-def odd_labels_board() -> Board:
-    """4x4 Latin square over labels (-2, -1, 1, 2), not ``index + offset``: a cage
-    (only {-2, 1, 2} sums to 1), a consecutive, a nonconsecutive, a ratio and a
-    less pair."""
-    return Board(16, grid_lines(4, 4), (-2, -1, 1, 2), shape=(4, 4),
-                 clues=((0, -1),),
-                 relations=(Rel("cage", (1, 2, 5), (("sum", 1),)),
-                            Rel("consecutive", (10, 11)),
-                            Rel("nonconsecutive", (3, 7)),
-                            Rel("ratio", (14, 15)),
-                            Rel("less", (8, 4))))
 
 
 def check_count(board: Board, result, expected: int) -> None:
@@ -251,16 +136,9 @@ def test_unreachable_cage_sum_is_unsat(formulation: str, cage: str) -> None:
 @pytest.fixture
 def apart_kind():
     """A binary kind no backend knows by name: labels differ by at least 2."""
-    kind = register(RelationKind("apart-test", lambda v, p: abs(v[0] - v[1]) >= 2,
-                                 description="labels differ by at least 2"))
+    kind = register(make_apart_kind("apart-test", gap=2))
     yield kind
     unregister(kind.name)
-
-
-def apart_board() -> Board:
-    n = 4
-    rels = [Rel("apart-test", (a, b)) for a, b in _pairs(n)[::3]]
-    return replace(latin_square(n), relations=tuple(rels), clues=((0, 1),))
 
 
 @pytest.mark.parametrize("formulation", FORMULATIONS)

@@ -38,8 +38,8 @@ from futocp.puzzles import is_critical
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import available_backends, backend_params
 from .oracle import brute_force_count
+from .strategies import available_backends, backend_params
 
 ROOT = Path(__file__).resolve().parent.parent
 SUDOKU_DATA = ROOT / "instances" / "sudoku"
@@ -512,7 +512,7 @@ def test_cli_families_and_new(capsys):
     assert main(["new", "sudoku", "--param", "box=2x3"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["kind"] == "sudoku" and doc["size"] == 6 and doc["box"] == [2, 3]
-    assert main(["new", "custom-sudoku", "--format", "text"]) == 0
+    assert main(["new", "custom-sudoku", "--to", "text"]) == 0
     assert "M A K I | K A J I" in capsys.readouterr().out
     assert main(["new", "sudoku", "--param", "box=two"]) == 2
     assert "box must be rows x cols" in capsys.readouterr().err
@@ -639,7 +639,7 @@ def test_family_files_keep_reading_less(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("grid: {rows: 3, cols: 3}\nrelations: {less: sometimes}\n", "none, neighbours or any"),
+    ("grid: {rows: 3, cols: 3}\nrelations: {less: sometimes}\n", "none, neighbours, lines or any"),
     ("grid: {rows: 3, cols: 3}\nrelations: {wobbly: any}\n", "unknown relation kind 'wobbly'"),
     ("cells: 9\nlayout: [[0, 1, 2]]\nrelations: {less: neighbours}\n", "needs a grid"),
     ("grid: {rows: 3, cols: 3}\ncomplete: {kind: cage}\n", "not a binary relation kind"),
@@ -693,7 +693,7 @@ def test_cli_new_and_show_relation_families(tmp_path, capsys):
     assert main(["new", "kropki", "--size", "4", "--param", "complete=true"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["complete"] is True and doc["consecutive"] == [] and doc["ratio"] == []
-    assert main(["new", "futoshiki-adjacent", "--size", "3", "--format", "text"]) == 0
+    assert main(["new", "futoshiki-adjacent", "--size", "3", "--to", "text"]) == 0
     assert capsys.readouterr().out.startswith("futoshiki-adjacent 3\n")
     path = tmp_path / "k.json"
     formats.write(SMALL_RELATION_BOARDS["killer-4"](), path)

@@ -99,6 +99,85 @@ def test_detection_by_extension_and_content(tmp_path: Path, fmt: str, ext: str) 
     assert formats.detect(None, path.read_text()) == fmt
 
 
+TOP95_LINES = (INSTANCES / "sudoku" / "top95.txt").read_text().splitlines()
+JIGSAW_PAIR = "1..4..3..2..4... AABBAABBCCDDCCDD"
+
+
+@pytest.mark.parametrize("bad, where, message", [
+    (TOP95_LINES[3][:80], (4, 81), "the line has 80 characters, expected 81 (a 9x9 puzzle, "
+                                   "like the first)"),
+    (TOP95_LINES[3][:80] + "x", (4, 81), "'x' is not a label of a 9x9 puzzle"),
+    (TOP95_LINES[3][:80] + "!", (4, 81), "'!' is not a label of a 9x9 puzzle"),
+    ("hello world", (4, 6), "the line has 5 characters, expected 81"),
+])
+@pytest.mark.parametrize("name", ["mixed.txt", "mixed.sdk", "mixed"])
+def test_a_collection_with_a_bad_line_names_that_line(tmp_path: Path, name: str, bad: str,
+                                                      where: tuple[int, int], message: str) -> None:
+    """Three good Sudoku lines and a bad fourth: the Sudoku reader names the fourth line and
+    what is wrong with it (text art used to blame a good line: 'mixed.txt:2:1: row has 76
+    cells'), whether the extension or the content says the format."""
+    path = tmp_path / name
+    path.write_text("\n".join([*TOP95_LINES[:3], bad]) + "\n")
+    with pytest.raises(InputError) as err:
+        formats.read_many(path)
+    assert (err.value.source, err.value.line, err.value.column) == (str(path), *where)
+    assert message in err.value.message
+
+
+def test_a_collection_with_a_bad_first_line_names_it() -> None:
+    text = "\n".join([TOP95_LINES[0][:79], *TOP95_LINES[1:3]])
+    with pytest.raises(InputError, match=r"^x:1:80: the line has 79 characters; a Sudoku line has "
+                                         r"n\*n \(81 for 9x9\)$"):
+        formats.loads_many(text, source="x")
+
+
+@pytest.mark.parametrize("fmt, good, bad, where, message", [
+    ("tatham", "4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,", "4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,",
+     (3,), "cells"),
+    ("jigsaw", JIGSAW_PAIR, "1..4..3..2..4... AABBAABBCCDDCCDA", (3, 33), "region 'A' has 5 cells, expected 4"),
+])
+def test_line_formats_are_detected_by_most_lines(fmt: str, good: str, bad: str,
+                                                 where: tuple[int, ...], message: str) -> None:
+    text = f"{good}\n{good}\n{bad}\n{good}\n"
+    assert formats.detect("many.txt", text) == formats.detect(None, text) == fmt
+    with pytest.raises(InputError) as err:
+        formats.loads_many(text, source="many.txt")
+    assert (err.value.line, err.value.column)[:len(where)] == where
+    assert message in err.value.message
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "the input is empty"),
+    (" \n\t\n", "the input is empty"),
+    ("# a comment\n\n# another\n", "only comments, no puzzle"),
+])
+def test_an_empty_text_says_so(text: str, message: str) -> None:
+    with pytest.raises(InputError) as err:
+        formats.loads_many(text)
+    assert err.value.message == message
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("empty.txt", "", "the file is empty"),
+    ("blank.txt", "\n  \n", "the file is empty"),
+    ("empty", "", "the file is empty"),
+    ("empty.yaml", "", "the file is empty"),
+    ("comments.yaml", "# kind: futoshiki\n", "only comments, no puzzle"),
+    ("empty.sudoku", "", "the file is empty"),
+    ("comments.tatham", "# none yet\n", "only comments, no puzzle"),
+    ("empty.json", "", "invalid JSON: the file is empty"),
+    ("null.yaml", "---\n", "the document must be a mapping with a 'kind', got null"),
+    ("list.json", "[1, 2]", "the document must be a mapping with a 'kind', got a list"),
+    ("size.json", '{"kind": "futoshiki", "size": "4"}', "'size' must be an integer, got a string"),
+])
+def test_an_empty_file_says_so(tmp_path: Path, name: str, text: str, message: str) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        formats.read_many(path)
+    assert err.value.source == str(path) and message == err.value.message
+
+
 def test_text_multi_digit_layout() -> None:
     board = futoshiki(12, [[10] + [0] * 11] + [[0] * 12] * 11,
                       less=[((0, 0), (0, 1)), ((1, 11), (0, 11)), ((5, 3), (6, 3))])
@@ -368,12 +447,20 @@ def relation_boards() -> dict[str, Board]:
                               [(7, [(0, 0), (0, 1), (1, 1)]), (3, [(3, 3), (3, 2)])]),
         "latin-triangle": family("latin-triangle", relations=[
             ("less", (0, 5)), ("consecutive", (1, 2)), ("cage", [3, 7, 8], {"sum": 10})]),
+        # Tatham's Keen, Towers and a Solo killer whose cages cover the grid
+        "arith": formats.loads("4:__a_a__a_ac__a_a,d2a6s1d2m48m2s2", "keen"),
+        "visible": formats.loads("4:/3//2/2////2///////3,j1e", "towers"),
+        "solo-killer": formats.loads("2x3xk:zj,_a__a___a__a_______aaba_a___baaaa_a_aa_b,"
+                                     "14_5a7_6_8b6c3b7_9a7_14_11a10_7h12c", "solo"),
         # every kind, true of the square 1234/3412/4321/2143
         "board": Board(16, latin_square(4).asterisms, (1, 2, 3, 4), clues=((0, 1), (10, 2)),
                        relations=(Relation("less", (0, 5)), Relation("consecutive", (1, 2)),
                                   Relation("nonconsecutive", (3, 7)), Relation("ratio", (6, 7)),
                                   Relation("nodot", (2, 6)),
-                                  Relation("cage", (12, 13, 14), (("sum", 7),)))),
+                                  Relation("cage", (12, 13, 14), (("sum", 7),)),
+                                  Relation("arith", (8, 9), (("op", "+"), ("target", 7))),
+                                  Relation("arith", (11,), (("op", "*"), ("target", 1))),
+                                  Relation("visible", (3, 2, 1, 0), (("count", 1),)))),
     }
     return out
 
@@ -392,6 +479,9 @@ HOLDS = {
     "kropki-complete": {"json", "yaml"},
     "kropki-sudoku": {"json", "yaml"},
     "cage": {"json", "yaml"},
+    "arith": {"json", "yaml", "keen"},
+    "visible": {"json", "yaml", "towers"},
+    "solo-killer": {"json", "yaml", "solo"},
     "latin-triangle": {"json", "yaml"},
     "board": {"json", "yaml"},
 }
@@ -657,9 +747,11 @@ def test_relation_instances_are_unique_and_round_trip(rel: str) -> None:
 
 def test_a_newly_registered_kind_is_read_and_written() -> None:
     """Formats know relation kinds from the registry only: one record adds a key."""
-    from futocp.relations import RelationKind, register, unregister
-    register(RelationKind("apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
-                          description="the labels differ by at least k"))
+    from futocp.relations import register, unregister
+
+    from .strategies import apart_kind
+
+    register(apart_kind())
     try:
         board = family("latin-square", n=4, relations=[("apart", ((0, 0), (3, 3)), {"k": 2})])
         doc = json.loads(formats.dumps(board, "json"))
@@ -674,3 +766,19 @@ def test_a_newly_registered_kind_is_read_and_written() -> None:
         assert (err.line, err.column) == (2, 12)
     finally:
         unregister("apart")
+
+
+def test_the_grade_describes_the_clues_it_was_read_with() -> None:
+    """A grade read with a puzzle is written back with it; a board whose clues change (a
+    solution, a clue fewer or more) has none, in every format that writes one."""
+    board = formats.loads("4de:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,\n", "tatham")
+    assert board.param_map["grade"] == "e"
+    assert formats.dumps(board, "tatham").startswith("4de:")
+    assert formats.dumps(board.with_clues(board.clues), "tatham").startswith("4de:")  # same clues
+    values = solve(board, backend="listcolor").solutions[0]
+    for derived in (board.solved(values), board.without_clue(board.clues[0][0]),
+                    board.with_clues([*board.clues, (1, values[1])])):
+        assert "grade" not in derived.param_map and derived.kind == board.kind
+        assert formats.dumps(derived, "tatham").startswith("4:")
+        assert "grade" not in json.loads(formats.dumps(derived, "json"))
+        assert "grade" not in formats.dumps(derived, "text").splitlines()[0]

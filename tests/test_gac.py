@@ -22,7 +22,7 @@ from futocp.gac import gac_filter, revise_group
 from futocp.model import FILTERINGS, build_model
 
 from .oracle import brute_force_count
-from .test_properties import COMPLETE, agree, futoshiki_boards, multiset_boards, relation_boards
+from .strategies import COMPLETE, agree, futoshiki_boards, multiset_boards, relation_boards
 
 
 def _supported(doms: list[int], caps: list[int]) -> list[int] | None:

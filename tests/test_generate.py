@@ -201,7 +201,7 @@ def test_cli_generate_reproducible(capsys, tmp_path):
         [loads(out.read_text(), "yaml").clue_map.get(c) for c in range(49)])
         if row.count(None) == 3) == 7
     assert main(["generate", "--family", "latin-square", "--size", "5", "--seed", "1",
-                 "--critical", "--format", "json"]) == 0
+                 "--critical", "--to", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["kind"] == "latin-square"
 

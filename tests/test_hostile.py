@@ -14,7 +14,6 @@ and it names the file.
 from __future__ import annotations
 
 import io
-import os
 import sys
 import tracemalloc
 from collections.abc import Iterator
@@ -24,17 +23,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks import fuzz
 from futocp import formats
 from futocp.cli import main
 from futocp.errors import FutocpError, InputError
 from futocp.families import futoshiki, jigsaw, latin_square, sudoku
 from futocp.formats.limits import MAX_FILE_BYTES, decode_text, excerpt
-
-BENCHMARKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-if BENCHMARKS not in sys.path:
-    sys.path.insert(0, BENCHMARKS)
-
-import fuzz  # noqa: E402
 
 MEMORY_CEILING = 200 * 2**20  # Python allocations one hostile case may make
 BIG = "9" * 5000
@@ -45,8 +39,9 @@ LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]\n"
     for i in range(9)) + "kind: futoshiki\nsize: *j\n"
 
-# (file name, content, what the message says, (line, column) or None when not applicable)
-HOSTILE: list[tuple[str, str | bytes, str, tuple[int, int] | None]] = [
+# (file name, content, what the message says or None when a library words it, (line, column)
+# or None when not applicable)
+HOSTILE: list[tuple[str, str | bytes, str | None, tuple[int, int] | None]] = [
     # sizes and counts, checked before anything is allocated
     ("cells.json", '{"kind": "board", "cells": 1000000000, "labels": [1], "asterisms": []}',
      "cells are more than futocp holds", (1, 28)),
@@ -71,7 +66,10 @@ HOSTILE: list[tuple[str, str | bytes, str, tuple[int, int] | None]] = [
     ("deep.json", "[" * 100_000 + "]" * 100_000, "nesting deeper than 100 levels", (1, 101)),
     ("deep-key.json", '{"kind": "board", "cells": ' + "[" * 100_000 + "]" * 100_000 + "}",
      "nesting deeper than 100 levels", (1, 127)),
-    ("deep.yaml", "[" * 50_000 + "]" * 50_000, "nesting deeper than 100 levels", (1, 101)),
+    # PyYAML >= 6.0.4 refuses deep flow nesting in its scanner, before futocp's own walk sees
+    # depth 101: whose wording answers is the library's business; the behaviour is checked
+    ("deep.yaml", "[" * 50_000 + "]" * 50_000, None, None),
+    ("deep150.yaml", "[" * 150 + "]" * 150, "nesting deeper than 100 levels", (1, 101)),
     ("deep-block.yaml", "kind: board\ncells:\n" + "".join(" " * i + "- \n" for i in range(150)),
      "nesting deeper than 100 levels", None),
     ("int.json", '{"kind": "futoshiki", "size": 2, "givens": [[' + BIG + ', 0], [0, 0]]}',
@@ -114,6 +112,8 @@ HOSTILE: list[tuple[str, str | bytes, str, tuple[int, int] | None]] = [
     ("circled.tatham", "2:\u2460,0,0,0,", "found '\u2460'", (1, 3)),
     ("circled.sudoku", "\u2460" + "." * 15 + "\n", "'\u2460' is not a label", (1, 1)),
     ("kelvin.sudoku", "\u212a" + "." * 15 + "\n", "'\u212a' is not a label", (1, 1)),
+    # a line whose puzzle is empty (all of it a comment after ':'), found by fuzzing
+    ("empty-token.sudoku", ":000000000000000\n", "the line has 0 characters", (1, 1)),
     ("circled.jigsaw", "\u2460" + "." * 15 + " AABBAABBCCDDCCDD\n", "'\u2460' is not a label", (1, 1)),
     ("box.yaml", "kind: sudoku\nbox: \u2460x\u2460\n", "box: '\u2460' is not a digit 0-9", (2, 6)),
     ("box-circled.txt", "sudoku box=\u2460x2\n. .\n", "box: '\u2460' is not a digit", (1, 8)),
@@ -200,13 +200,13 @@ def _refusal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
 @pytest.mark.parametrize("name, content, message, where", HOSTILE, ids=[c[0] for c in HOSTILE])
 def test_hostile_file_is_one_line_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                             memory_ceiling: None, name: str,
-                                            content: str | bytes, message: str,
+                                            content: str | bytes, message: str | None,
                                             where: tuple[int, int] | None) -> None:
     path = _write(tmp_path, name, content)
     line = _refusal(capsys, ["show", path])
     prefix = f"futocp: error: {path}:" + ("" if where is None else f"{where[0]}:{where[1]}:")
     assert line.startswith(prefix), line[:300]
-    assert message in line, line[:300]
+    assert message is None or message in line, line[:300]
     assert len(line) < 600, line[:300]  # excerpts, never whole values
 
 
@@ -219,7 +219,8 @@ def test_every_command_refuses_alike(tmp_path: Path, capsys: pytest.CaptureFixtu
     _, content, message, _ = next(c for c in HOSTILE if c[0] == name)
     path = _write(tmp_path, name, content)
     line = _refusal(capsys, command + [path])
-    assert line.startswith(f"futocp: error: {path}:") and message in line, line[:300]
+    assert line.startswith(f"futocp: error: {path}:"), line[:300]
+    assert message is None or message in line, line[:300]
 
 
 # ------------------------------------------------------------------ byte-order mark, detection
@@ -253,6 +254,27 @@ def test_standard_input_is_read_by_content(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"futoshiki 2\n. \xe9\n")))
     with pytest.raises(InputError, match=r"^<stdin>:2:3: not a UTF-8 text file"):
         formats.read("-")
+
+
+def test_read_text_is_the_one_reader_of_files_and_standard_input(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # what the command line reads besides puzzles (a solver's answer, a player's
+    # entries) comes through formats.read_text too: the same errors, the same limits
+    path = tmp_path / "answer.txt"
+    path.write_bytes(b"\xef\xbb\xbfv 1 -2 0\n")
+    assert formats.read_text(path) == "v 1 -2 0\n"
+    with pytest.raises(InputError, match=r"answer.txt: the file is larger than"):
+        formats.read_text(path, max_bytes=4)
+    assert formats.read_text(path, max_bytes=None) == "v 1 -2 0\n"
+    with pytest.raises(InputError, match=r"missing.txt: no such file"):
+        formats.read_text(tmp_path / "missing.txt")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff2:0,0,0,0,\n"))  # text, no bytes below
+    assert formats.read_text("-") == "2:0,0,0,0,\n"
+    monkeypatch.setattr(sys, "stdin", None)  # e.g. started with stdin closed
+    with pytest.raises(InputError, match=r"^<stdin>: there is no standard input"):
+        formats.read_text("-")
+    assert main(["solve", "-"]) == 2
+    assert capsys.readouterr().err == "futocp: error: <stdin>: there is no standard input to read\n"
 
 
 def test_extension_names_the_format_and_txt_is_sniffed(tmp_path: Path) -> None:

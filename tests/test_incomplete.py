@@ -40,7 +40,7 @@ from futocp.backends.genetic import (
     fitness,
 )
 from futocp.backends.listcolor import ListcolorBackend
-from futocp.board import Board
+from futocp.board import Board, grid_neighbour_pairs
 from futocp.errors import BoardError, UnsupportedError, UsageError
 from futocp.families import family, futoshiki, latin_square, sudoku
 from futocp.generate import futoshiki_puzzle, random_board, remove_clues
@@ -49,8 +49,8 @@ from futocp.relations import Relation
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import multiset_board, string_square
 from .oracle import brute_force_count
+from .strategies import multiset_board, string_square, within
 
 NAMES = ("anneal", "genetic")
 # small budgets for the sweeps (the defaults are the papers' and take seconds)
@@ -68,16 +68,6 @@ def check_all(board: Board, result) -> None:
 
 def counters(result) -> dict:
     return {k: v for k, v in result.stats.items() if k not in TIMES}
-
-
-def neighbour_pairs(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    out = []
-    for r, c in itertools.product(range(n), range(n)):
-        if c + 1 < n:
-            out.append(((r, c), (r, c + 1)))
-        if r + 1 < n:
-            out.append(((r, c), (r + 1, c)))
-    return out
 
 
 def satisfiable(board: Board) -> bool:
@@ -106,7 +96,7 @@ def random_boards(count: int, seed: int) -> list[Board]:
             elif kind == 1:  # extra signs in random directions: often unsatisfiable
                 base = futoshiki_puzzle(n, rng.randrange(0, 5), rng.randrange(0, 5), rng=rng)
                 signed = {frozenset(p) for p in base.less}
-                pairs = [(base.cell(*a), base.cell(*b)) for a, b in neighbour_pairs(n)]
+                pairs = grid_neighbour_pairs(n, n)
                 extra = [p if rng.random() < 0.5 else p[::-1]
                          for p in rng.sample(pairs, rng.randrange(4, 12))
                          if frozenset(p) not in signed]
@@ -508,5 +498,5 @@ def test_time_limit_is_honoured(name, options):
     result = get_backend(name).solve(model, time_limit=1.0, seed=1, **options)
     elapsed = time.perf_counter() - start
     assert result.status is Status.UNKNOWN and not result.solutions
-    assert elapsed < 2.0
+    assert elapsed < 1.0 + within(1.0)  # time limit + slack
     assert result.stats["solve_s"] >= 0.9  # it used the time

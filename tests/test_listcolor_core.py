@@ -31,8 +31,8 @@ from futocp.model import Model, build_model
 from futocp.relations import Relation
 from futocp.verify import verify
 
-from .relation_boards import KINDS, killer_board, relation_board
-from .test_properties import futoshiki_boards, multiset_boards
+from .relation_boards import KINDS, keen_board, killer_board, relation_board, towers_board
+from .strategies import futoshiki_boards, multiset_boards
 
 BUILT = listcolor.core_available()
 needs_core = pytest.mark.skipif(
@@ -124,6 +124,15 @@ def test_random_latin_square_completion(seed: int, limit: int, options: dict) ->
 
 
 @needs_core
+@pytest.mark.parametrize("board", [keen_board(5, 3), keen_board(5, 3, truthful=False),
+                                   towers_board(5, 4, 10, 2), towers_board(5, 6, 6)],
+                         ids=["keen", "keen-unsat", "towers", "towers-few"])
+@pytest.mark.parametrize("limit", [1, None])
+def test_diagrams_of_keen_and_towers(board: Board, limit: int | None) -> None:
+    out = both(board, limit)
+    assert out.stats["core"] == "compiled" or out.stats.get("decided")
+
+
 def test_sudoku_counters_equal() -> None:
     """The first hard 9x9 puzzles of top95: the plain search's dead ends, the switch
     to the lookahead (a restart and the portfolio with limit 1), failed literals,
@@ -303,13 +312,13 @@ def test_wide_latin_square_completion(n: int, holes: int, seed: int) -> None:
 
 @needs_wide
 def test_wide_core_checks_its_ints() -> None:
-    """Lists must be non-negative ints below 2**128 (the start lists' too)."""
+    """Lists must be non-negative ints of the program's 70 values (ValueError)."""
     prog = compile_program(build_model(latin_rectangle(70, 2, 3)))
     native = listcolor._native_program(prog)
     wide = listcolor._core_wide
-    for bad in (1 << 128, -1):
+    for bad in (1 << 128, -1, 1 << 70, 1 << 100):
         domains = [bad, *prog.domains[1:]]
-        with pytest.raises(OverflowError):
+        with pytest.raises(ValueError):
             wide.run(native, domains, 1, lambda: False, "auto", ["removed"], False, True, None, [])
     found: list[tuple] = []
     done = wide.run(native, prog.domains, 1, lambda: False, "auto", ["removed"], False, True,

@@ -26,7 +26,7 @@ from futocp.puzzles import (
 )
 from futocp.verify import verify
 
-from .conftest import backend_params, brute_force_count, multiset_board, string_square
+from .strategies import backend_params, brute_force_count, multiset_board, string_square
 
 COMPLETE = backend_params(complete_only=True)
 ORACLE = "cpsat"  # the uniqueness checks below are re-done by counting with this backend

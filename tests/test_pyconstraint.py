@@ -18,6 +18,7 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .oracle import brute_force_count
+from .strategies import apart_kind, hidden_latin, hidden_sudoku4, random_cages
 
 pytest.importorskip("constraint", reason="python-constraint2 is not installed")
 
@@ -235,26 +236,6 @@ def test_spawned_child(monkeypatch: pytest.MonkeyPatch) -> None:
 # few random ones that may make the board unsatisfiable), some of its labels as
 # givens. Counts are checked against the brute-force oracle, answers by verify().
 
-def hidden_latin(n: int, rng: random.Random) -> list[list[int]]:
-    """A random n x n Latin square (a cyclic one with rows, columns and labels shuffled)."""
-    rows, cols, labels = list(range(n)), list(range(n)), list(range(1, n + 1))
-    rng.shuffle(rows)
-    rng.shuffle(cols)
-    rng.shuffle(labels)
-    return [[labels[(rows[r] + cols[c]) % n] for c in range(n)] for r in range(n)]
-
-
-def hidden_sudoku4(rng: random.Random) -> list[list[int]]:
-    """A random 4 x 4 Sudoku solution (2 x 2 boxes)."""
-    base = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
-    perm = [0] + rng.sample([1, 2, 3, 4], 4)
-    bands = rng.sample([0, 1], 2)
-    rows = [2 * b + r for b in bands for r in rng.sample([0, 1], 2)]
-    stacks = rng.sample([0, 1], 2)
-    cols = [2 * s + c for s in stacks for c in rng.sample([0, 1], 2)]
-    return [[perm[base[r][c]] for c in cols] for r in rows]
-
-
 def true_kinds(x: int, y: int) -> list[str]:
     """The shipped binary kinds that hold on labels (x, y) (less: x < y)."""
     out = ["less"] if x < y else []
@@ -281,34 +262,6 @@ def binary_relations(grid: list[list[int]], kinds: tuple[str, ...], count: int,
         pool = lying if lying and rng.random() < false_rate else holding
         if pool:
             out.append(Relation(rng.choice(pool), (p, q)))
-    return out
-
-
-def random_cages(grid: list[list[int]], rng: random.Random, max_size: int = 3) -> list[Relation]:
-    """Disjoint cages of 2..max_size orthogonally connected cells with distinct hidden
-    labels, summing to the hidden labels."""
-    n = len(grid)
-    free = set(range(n * n))
-    out = []
-    for start in rng.sample(range(n * n), n * n):
-        if start not in free:
-            continue
-        cage = [start]
-        free.discard(start)
-        want = rng.randint(2, max_size)
-        while len(cage) < want:
-            seen = {grid[c // n][c % n] for c in cage}
-            nbrs = [d for c in cage for d in (c - n, c + n, c - 1 if c % n else -1,
-                                              c + 1 if c % n < n - 1 else -1)
-                    if d in free and grid[d // n][d % n] not in seen]
-            if not nbrs:
-                break
-            nxt = rng.choice(nbrs)
-            cage.append(nxt)
-            free.discard(nxt)
-        if len(cage) >= 2:
-            total = sum(grid[c // n][c % n] for c in cage)
-            out.append(Relation("cage", tuple(sorted(cage)), (("sum", total),)))
     return out
 
 
@@ -436,8 +389,7 @@ def test_support_constraint_forward_checks() -> None:
 
 
 def test_registered_kind_goes_through_the_generic_path() -> None:
-    spec = RelationKind("apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
-                        description="the labels differ by at least k (a test kind)")
+    spec = apart_kind()
     register(spec)
     try:
         assert "apart" in PyconstraintBackend.supported()
@@ -463,14 +415,20 @@ def test_registered_kind_goes_through_the_generic_path() -> None:
         unregister("apart")
 
 
-def test_unknown_nary_kind_is_refused() -> None:
+def test_a_new_nary_kind_takes_the_generic_table_and_a_large_one_is_refused() -> None:
     register(RelationKind("same-sum", lambda v, p: sum(v) == p["sum"], arity=None,
                           params=("sum",)))
     try:
         board = dataclasses.replace(latin_square(3), relations=(
             Relation("same-sum", (0, 4, 8), (("sum", 6),)),))
+        r = PyconstraintBackend().solve(build_model(board), limit=None)
+        assert r.n_solutions == brute_force_count(board) and r.exhausted
+        assert all(verify(board, sol) == [] for sol in r.solutions)
+        # nine cells of nine labels summing to 45: 9^9 candidates, past the size guard
+        big = dataclasses.replace(latin_square(9), relations=(
+            Relation("same-sum", tuple(range(9)), (("sum", 45),)),))
         with pytest.raises(UnsupportedError, match="same-sum"):
-            PyconstraintBackend().solve(build_model(board))
+            PyconstraintBackend().solve(build_model(big, "none"))
     finally:
         unregister("same-sum")
 

@@ -18,9 +18,9 @@ from futocp.relations import RELATIONS, Relation, RelationKind, register, unregi
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import backend_params
 from .oracle import brute_force_count
 from .relation_boards import KINDS, killer_board, relation_board
+from .strategies import apart_kind, backend_params
 
 BACKENDS = backend_params()
 
@@ -32,6 +32,13 @@ BOARDS = {
     "mixed-5x5": relation_board(5, KINDS, seed=5, count=8, givens=4),
     "killer-0": killer_board(0),
     "killer-1": killer_board(1, givens=2),
+    # cages of one cell (givens in disguise) beside larger ones; and a one-cell
+    # cage whose sum its cell cannot take (that board has no solution)
+    "killer-one-cell-0": killer_board(0, one_cell=True),
+    "killer-one-cell-2": killer_board(2, givens=1, one_cell=True),
+    "killer-one-cell-wrong": next(b for b in (killer_board(s, wrong_sum=True, one_cell=True)
+                                              for s in range(50))
+                                  if len(b.relations[0].cells) == 1 and brute_force_count(b) == 0),
     # the first wrong-sum board that no solution fits (found by the oracle)
     "killer-wrong": next(b for b in (killer_board(s, wrong_sum=True) for s in range(50))
                          if brute_force_count(b) == 0),
@@ -72,7 +79,9 @@ def test_every_kind_counts_and_verifies(name, key):
 
 def test_boards_cover_sat_and_unsat():
     counts = {key: brute_force_count(b) for key, b in BOARDS.items()}
-    assert counts["killer-wrong"] == 0
+    assert counts["killer-wrong"] == counts["killer-one-cell-wrong"] == 0
+    for key in ("killer-one-cell-0", "killer-one-cell-2"):
+        assert any(len(r.cells) == 1 for r in BOARDS[key].relations), key
     assert all(counts[k] > 0 for k in counts if not k.endswith(("random", "wrong")))
 
 
@@ -125,17 +134,13 @@ def test_symmetric_pairs_are_one_relation():
 @pytest.fixture
 def apart():
     """The worked example of docs/extending.md: labels differ by at least k."""
-    kind = register(RelationKind(
-        "apart", lambda v, p: abs(v[0] - v[1]) >= p["k"], params=("k",),
-        description="the labels differ by at least k"))
+    kind = register(apart_kind())
     yield kind
     unregister("apart")
 
 
-@pytest.mark.parametrize("name", BACKENDS)
-def test_a_kind_registered_in_a_test_is_solved_by_every_backend(name, apart):
-    rels = [Relation("apart", (r * 4 + c, r * 4 + c + 1), (("k", 2),))
-            for r in range(4) for c in range(3) if (r + c) % 2 == 0]
+def _solved_by(name: str, rels: list[Relation]) -> None:
+    """A 4x4 Latin square with ``rels``, solved by ``name`` as the oracle counts it."""
     board = Board(16, latin_square(4).asterisms, (1, 2, 3, 4), shape=(4, 4), relations=rels)
     expected = brute_force_count(board)
     assert expected > 0
@@ -146,6 +151,29 @@ def test_a_kind_registered_in_a_test_is_solved_by_every_backend(name, apart):
         assert verify(board, sol) == []
     if cls.complete and limit is None:
         assert result.n_solutions == expected
+
+
+@pytest.fixture
+def arrow():
+    """The worked example of docs/extending.md: an n-ary kind, the first label is the
+    sum of the others (an Arrow Sudoku's circle and arrow)."""
+    kind = register(RelationKind(
+        "arrow", lambda v, p: v[0] == sum(v[1:]), arity=None, symmetric=False,
+        description="the first label is the sum of the others"))
+    yield kind
+    unregister("arrow")
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_a_kind_registered_in_a_test_is_solved_by_every_backend(name, apart):
+    _solved_by(name, [Relation("apart", (r * 4 + c, r * 4 + c + 1), (("k", 2),))
+                      for r in range(4) for c in range(3) if (r + c) % 2 == 0])
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_an_nary_kind_registered_in_a_test_is_solved_by_every_backend(name, arrow):
+    _solved_by(name, [Relation("arrow", (0, 4, 8)), Relation("arrow", (7, 3, 2)),
+                      Relation("arrow", (13, 9, 14))])
 
 
 def test_registry_records_are_complete():

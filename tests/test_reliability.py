@@ -2,19 +2,22 @@
 
 Each case here once ended in a traceback, a memory blow-up or a silent
 acceptance (issues 13 and 16); now each is a one-line error naming the file
-(exit 2, or 1 when the environment failed) and nothing written is lost.
+(exit 2, or 1 when the environment failed, 69 when a service such as a
+Dask scheduler does not answer) and nothing written is lost.
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import socket
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from futocp.cli import main
+from futocp.cli import EXIT_UNAVAILABLE, main
+from futocp.errors import ResourceError, ServiceUnavailable
 from futocp.experiments import runner
 from futocp.experiments.config import parse_config
 from futocp.experiments.runner import read_jsonl, read_run_ids, run_experiment
@@ -121,13 +124,31 @@ def test_a_full_disk_is_reported_and_loses_nothing(tmp_path, capsys, monkeypatch
     assert all(json.loads(x)["status"] == "sat" for x in results.read_text().splitlines())
 
 
-@pytest.mark.slow
-def test_an_unreachable_dask_scheduler_is_an_error(tmp_path, capsys):
+def _free_port() -> int:
+    """A local TCP port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.timeout(30)  # Dask's own retries alone would take CONNECT_TIMEOUT (10 s)
+def test_an_unreachable_dask_scheduler_exits_69_at_once(tmp_path, capsys):
     pytest.importorskip("dask.distributed")
-    path = write(tmp_path, QUICK + "executor: dask\nscheduler: tcp://127.0.0.1:9\n")
-    assert main(["run", str(path)]) == 1
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    path = write(tmp_path, QUICK + f"executor: dask\nscheduler: {address}\n")
+    assert main(["run", str(path)]) == EXIT_UNAVAILABLE == 69
     err = capsys.readouterr().err
-    assert "cannot reach the Dask scheduler" in err and len(err.strip().splitlines()) == 1
+    assert len(err.strip().splitlines()) == 1
+    # the probe's answer, not Dask's timeout: a refusal is known at the first try
+    assert f"cannot reach the Dask scheduler {address}" in err and "connection refused" in err
+    assert not read_run_ids(tmp_path / "out" / "results.jsonl")
+
+
+def test_an_unknown_scheduler_host_is_unavailable_not_a_time_limit(tmp_path):
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(ServiceUnavailable, match="unknown host") as info:
+        runner._probe_scheduler("tcp://no-such-host.invalid:8786")
+    assert isinstance(info.value, ResourceError)
 
 
 # ---------------------------------------------------------------- exit codes that tell the truth

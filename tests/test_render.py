@@ -9,6 +9,7 @@ import io
 import math
 import os
 import stat
+import sys
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
@@ -348,3 +349,21 @@ def test_cli_render_a_puzzle_of_a_collection(capsys: pytest.CaptureFixture[str])
     third = formats.read_many(path)[2]
     ids = svg_ids(capsys.readouterr().out)
     assert {i for i in ids if i.startswith("given-")} == {f"given-{c}" for c in third.clue_map}
+
+
+def test_cli_render_takes_its_input_as_solve_does(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    line = ".2.43...2..34..1"
+    assert main(["render", "--puzzle", line]) == 0
+    assert "given-1" in svg_ids(capsys.readouterr().out)
+    path = INSTANCES / "sudoku" / "9x9-critical-10.sudoku"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(path.read_text(encoding="utf-8")))
+    assert main(["render", "-", "--index", "2"]) == 0
+    second = formats.read_many(path)[1]
+    ids = svg_ids(capsys.readouterr().out)
+    assert {i for i in ids if i.startswith("given-")} == {f"given-{c}" for c in second.clue_map}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(path.read_text(encoding="utf-8")))
+    assert main(["render", "-"]) == 2  # one picture: a collection needs --index
+    err = capsys.readouterr().err
+    assert err == ("futocp: error: standard input holds 10 puzzles and a picture shows one "
+                   "puzzle: choose one with --index I (1..10)\n")

@@ -26,12 +26,22 @@ from futocp.families import futoshiki, latin_square
 from futocp.formats import read
 from futocp.model import build_model
 from futocp.relations import Relation as Rel
-from futocp.relations import RelationKind, register, unregister
+from futocp.relations import register, unregister
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import brute_force_count, multiset_board, string_square
-from .test_cpsat import RELATION_CASES
+from .strategies import (
+    RELATION_CASES,
+    all_solutions,
+    apart_board,
+    brute_force_count,
+    multiset_board,
+    odd_labels_board,
+    relation_case_board,
+    relation_case_params,
+    string_square,
+)
+from .strategies import apart_kind as make_apart_kind
 
 pytest.importorskip("pysat", reason="python-sat is not installed")
 
@@ -56,15 +66,6 @@ def small_futoshiki() -> Board:
     return futoshiki(4, [[0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
                      less=[((0, 0), (0, 1)), ((1, 0), (2, 0)), ((3, 3), (3, 2)),
                            ((2, 2), (2, 3))])
-
-
-def all_solutions(board: Board, filtering: str = "lists", **options):
-    r = SatBackend().solve(build_model(board, filtering), limit=None, **options)
-    assert r.status is Status.SAT and r.exhausted
-    assert len(set(r.solutions)) == r.n_solutions
-    for sol in r.solutions:
-        assert verify(board, sol) == []
-    return r
 
 
 # ------------------------------------------------------------ counts
@@ -323,15 +324,11 @@ def test_exporters_table() -> None:
 
 # ------------------------------------------------------------ relations
 def _relation_board(case: tuple) -> Board:
-    from .test_cpsat import relation_board
-
-    return relation_board(*case)
+    return relation_case_board(*case)
 
 
 def _relation_params() -> list:
-    from .test_cpsat import relation_boards
-
-    return relation_boards()
+    return relation_case_params()
 
 
 PB = pb_available() is True
@@ -377,8 +374,6 @@ def test_relation_counts_every_card(card: str, cage: str) -> None:
 
 @pytest.mark.parametrize("cage", CAGE_OPTIONS)
 def test_labels_not_index_plus_offset(cage: str) -> None:
-    from .test_cpsat import odd_labels_board
-
     board = odd_labels_board()
     for filtering in ("lists", "none"):
         r = SatBackend().solve(build_model(board, filtering), limit=None, cage=cage)
@@ -445,15 +440,12 @@ def test_pb_unavailable_is_refused(monkeypatch) -> None:
 # ------------------------------------------------------------ a kind registered here
 @pytest.fixture
 def apart_kind():
-    kind = register(RelationKind("apart-test", lambda v, p: abs(v[0] - v[1]) >= 2,
-                                 description="labels differ by at least 2"))
+    kind = register(make_apart_kind("apart-test", gap=2))
     yield kind
     unregister(kind.name)
 
 
 def test_a_kind_registered_in_a_test(apart_kind) -> None:
-    from .test_cpsat import apart_board
-
     board = apart_board()
     expected = brute_force_count(board)
     assert expected > 0

@@ -31,9 +31,8 @@ from futocp.model import build_model
 from futocp.result import Status
 from futocp.verify import verify
 
-from .conftest import multiset_board
 from .oracle import brute_force_count
-from .test_sat import all_solutions
+from .strategies import all_solutions, multiset_board
 
 pytest.importorskip("pysat", reason="python-sat is not installed")
 

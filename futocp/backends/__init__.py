@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from ..cores import SHARED_CORES, core_statuses
 from ..errors import UsageError
 from .anneal import AnnealBackend
 from .auto import AutoBackend
@@ -68,13 +69,19 @@ class BackendRow(TypedDict):
     complete: bool
     capabilities: list[str]
     options: dict[str, object]  # option name -> default
+    # every compiled core a solve with it runs (the shared ones, then its own):
+    # module name -> "compiled" or "python fallback: <why>" (futocp.cores)
+    cores: dict[str, str]
 
 
 def backend_table() -> list[BackendRow]:
-    """One record per backend: name, available (True or why not), complete, capabilities, options."""
+    """One record per backend: name, available (True or why not), complete, capabilities,
+    options, and the compiled cores its solves run (built or why not)."""
+    shared = core_statuses(SHARED_CORES)
     return [BackendRow(name=cls.name, available=cls.available(), complete=cls.complete,
                        capabilities=sorted(cls.capabilities),
-                       options={o.name: o.default for o in cls.options})
+                       options={o.name: o.default for o in cls.options},
+                       cores={**shared, **core_statuses(cls.cores)})
             for cls in REGISTRY.values()]
 
 

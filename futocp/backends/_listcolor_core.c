@@ -22,7 +22,7 @@
  *
  * Module API (called by listcolor.py only):
  *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
- *           dual_groups, arcs, distinct, cages, cells, values)
+ *           dual_groups, arcs, distinct, cages, cells, values, diagrams)
  *   run(program, domains, limit, expired, mode, weights, dual_branching,
  *       hidden_singles, start, solutions)
  *       -> (finished, nodes, backtracks, max_depth, probes, failed_literals,
@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "../_bits.h"
+#include "../_inputs.h"
 
 #if NW == 1
 #define CORE_NAME "_listcolor_core"
@@ -77,6 +78,13 @@ typedef struct {
     int *castart, *cacells;   /* cages */
     int *costart;
     bits *combos;
+    /* diagrams (layered decision diagrams of n-ary relations), CSR: diagram i has
+     * cells dgcells[dgstart[i]..dgstart[i+1]) (k of them), levels dlevels[dlvstart[i] + j]
+     * (k + 1), node offsets dnoff[dlvstart[i] + j] into the scratch flags, and its
+     * layer j's arcs are darcs [dlystart[dgstart[i] + j], dlystart[dgstart[i] + j + 1]) */
+    int n_diag, dmaxnodes, dmaxcells;
+    int *dgstart, *dgcells, *dlvstart, *dlevels, *dnoff, *dlystart, *dsrc, *ddst;
+    bits *dbit;
     int slow, has_extra;
     int *cells;               /* model cell of each internal cell */
     PyObject *values;         /* tuple */
@@ -94,7 +102,8 @@ static void Program_dealloc(Program *p) {
                       p->cgroups, p->sustart, p->succ, p->prstart, p->pred, p->has_less,
                       p->astart, p->aother, p->asup, p->pestart, p->peers, p->distart,
                       p->dicells, p->dostart, p->dirty_of, p->castart, p->cacells, p->costart,
-                      p->combos, p->cells};
+                      p->combos, p->cells, p->dgstart, p->dgcells, p->dlvstart, p->dlevels,
+                      p->dnoff, p->dlystart, p->dsrc, p->ddst, p->dbit};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) free(arrays[i]);
     Py_XDECREF(p->values);
     Py_TYPE(p)->tp_free((PyObject *)p);
@@ -104,11 +113,12 @@ static void Program_dealloc(Program *p) {
 static PyObject *two64, *sixty_four; /* 2**64 and 64, made by the module's init */
 #endif
 
-/* A Python int as bits (lists, supports, masks: non-negative, < 2**BITS_WIDTH). */
+/* A Python int as bits (lists, supports, masks): 0, or -1 with ValueError for an
+ * int outside 0..2**BITS_WIDTH - 1 (TypeError for another type). */
 static int as_bits(PyObject *o, bits *out) {
 #if NW == 1
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) goto range;
     *out = (bits)v;
     return 0;
 #else
@@ -120,7 +130,7 @@ static int as_bits(PyObject *o, bits *out) {
     if (small < 0) return -1;
     if (small) { /* negative ints raise OverflowError here */
         unsigned long long v = PyLong_AsUnsignedLongLong(o);
-        if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) goto range;
         *out = (bits)v;
         return 0;
     }
@@ -128,76 +138,219 @@ static int as_bits(PyObject *o, bits *out) {
     if (!high) return -1;
     unsigned long long hi = PyLong_AsUnsignedLongLong(high); /* OverflowError: >= 2**128 */
     Py_DECREF(high);
-    if (hi == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (hi == (unsigned long long)-1 && PyErr_Occurred()) goto range;
     unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
     if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
     *out = (bits)hi << 64 | (bits)lo;
     return 0;
 #endif
+range:
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "a bit set must lie in 0..2**" STR(BITS_WIDTH) " - 1");
+    }
+    return -1;
 }
 
-/* A sequence of sequences of ints as CSR arrays. */
-static int csr_ints(PyObject *seq, Py_ssize_t expect, int **start, int **items) {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence");
-    if (!fast) return -1;
-    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
-    if (expect >= 0 && k != expect) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "sequence of the wrong length");
+/* A bit set that must be a subset of ``mask`` (lists, supports, combinations:
+ * the m values; a dual list: the cells of its group). */
+static int as_bits_in(PyObject *o, bits mask, const char *what, bits *out) {
+    if (as_bits(o, out) < 0) return -1;
+    if (*out & ~mask) {
+        PyErr_Format(PyExc_ValueError, "%s names a value or cell beyond its width", what);
         return -1;
     }
-    Py_ssize_t total = 0;
-    for (Py_ssize_t i = 0; i < k; i++) {
-        Py_ssize_t len = PyObject_Length(PySequence_Fast_GET_ITEM(fast, i));
-        if (len < 0) { Py_DECREF(fast); return -1; }
-        total += len;
-    }
-    *start = xcalloc((size_t)k + 1, sizeof(int));
-    *items = xcalloc((size_t)total, sizeof(int));
-    if (!*start || !*items) { Py_DECREF(fast); return -1; }
-    Py_ssize_t at = 0;
-    for (Py_ssize_t i = 0; i < k; i++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, i), "expected a sequence");
-        if (!row) { Py_DECREF(fast); return -1; }
-        (*start)[i] = (int)at;
-        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(row); j++) {
-            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, j));
-            if (v == -1 && PyErr_Occurred()) { Py_DECREF(row); Py_DECREF(fast); return -1; }
-            (*items)[at++] = (int)v;
-        }
-        Py_DECREF(row);
-    }
-    (*start)[k] = (int)at;
-    Py_DECREF(fast);
     return 0;
 }
 
+/* A sequence of ``expect`` (-1: any number of) sequences of ints in 0..hi - 1
+ * as CSR arrays (*k_out rows); ``distinct``: no row names an item twice. */
+static int csr_ints(PyObject *seq, Py_ssize_t expect, int hi, int distinct, const char *what,
+                    int *k_out, int **start, int **items) {
+    int rc = -1;
+    unsigned char *seen = NULL;
+    PyObject *rows = NULL, *outer = seq_tuple_of(seq, expect, what);
+    if (!outer) return -1;
+    Py_ssize_t k = PyTuple_GET_SIZE(outer), total = 0;
+    if (k >= INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s: too many rows", what);
+        goto out;
+    }
+    rows = PyTuple_New(k);
+    if (!rows) goto out;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *row = seq_tuple(PyTuple_GET_ITEM(outer, i), what);
+        if (!row) goto out;
+        PyTuple_SET_ITEM(rows, i, row);
+        total += PyTuple_GET_SIZE(row);
+        if (total >= INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "%s: too many items", what);
+            goto out;
+        }
+    }
+    *start = xcalloc((size_t)k + 1, sizeof(int));
+    *items = xcalloc((size_t)total, sizeof(int));
+    seen = xcalloc(hi > 0 ? (size_t)hi : 1, 1);
+    if (!*start || !*items || !seen) goto out;
+    int at = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *row = PyTuple_GET_ITEM(rows, i);
+        (*start)[i] = at;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(row); j++) {
+            int v;
+            if (int_in(PyTuple_GET_ITEM(row, j), 0, (long)hi - 1, what, &v) < 0) goto out;
+            if (distinct && seen[v]++) {
+                PyErr_Format(PyExc_ValueError, "%s: a row names %d twice", what, v);
+                goto out;
+            }
+            (*items)[at++] = v;
+        }
+        for (int a = (*start)[i]; a < at; a++) seen[(*items)[a]] = 0;
+    }
+    (*start)[k] = at;
+    *k_out = (int)k;
+    rc = 0;
+out:
+    free(seen);
+    Py_XDECREF(rows);
+    Py_DECREF(outer);
+    return rc;
+}
+
+/* The diagrams: a sequence of (cells, layers, levels), a layer a sequence of
+ * (source, bit, target) arcs (listcolor.py's ListcolorProgram.diagrams). */
+static int read_diagrams(Program *p, PyObject *diagrams) {
+    PyObject *fast = PySequence_Fast(diagrams, "diagrams");
+    if (!fast) return -1;
+    const Py_ssize_t nd = PySequence_Fast_GET_SIZE(fast);
+    int ncells = 0, nlevels = 0, narcs = 0, ok = -1;
+    p->n_diag = (int)nd;
+    for (Py_ssize_t i = 0; i < nd; i++) { /* sizes first */
+        PyObject *cells, *layers, *levels;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OOO", &cells, &layers, &levels))
+            goto out;
+        Py_ssize_t k = PyObject_Length(cells), kl = PyObject_Length(layers),
+                   kv = PyObject_Length(levels);
+        if (k < 0 || kl < 0 || kv < 0) goto out;
+        if (kl != k || kv != k + 1) goto bad;
+        ncells += (int)k;
+        nlevels += (int)kv;
+        for (Py_ssize_t j = 0; j < kl; j++) {
+            PyObject *layer = PySequence_GetItem(layers, j);
+            if (!layer) goto out;
+            Py_ssize_t a = PyObject_Length(layer);
+            Py_DECREF(layer);
+            if (a < 0) goto out;
+            narcs += (int)a;
+        }
+    }
+    p->dgstart = xcalloc(nd + 1, sizeof(int));
+    p->dgcells = xcalloc(ncells, sizeof(int));
+    p->dlvstart = xcalloc(nd + 1, sizeof(int));
+    p->dlevels = xcalloc(nlevels, sizeof(int));
+    p->dnoff = xcalloc(nlevels, sizeof(int));
+    p->dlystart = xcalloc(ncells + 1, sizeof(int));
+    p->dsrc = xcalloc(narcs, sizeof(int));
+    p->ddst = xcalloc(narcs, sizeof(int));
+    p->dbit = xcalloc(narcs, sizeof(bits));
+    if (!p->dgstart || !p->dgcells || !p->dlvstart || !p->dlevels || !p->dnoff || !p->dlystart ||
+        !p->dsrc || !p->ddst || !p->dbit)
+        goto out;
+    int c0 = 0, v0 = 0, a0 = 0;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        PyObject *cells, *layers, *levels;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OOO", &cells, &layers, &levels))
+            goto out;
+        PyObject *fc = PySequence_Fast(cells, "diagram cells");
+        PyObject *fl = PySequence_Fast(layers, "diagram layers");
+        PyObject *fv = PySequence_Fast(levels, "diagram levels");
+        int bad_item = !fc || !fl || !fv;
+        const Py_ssize_t k = bad_item ? 0 : PySequence_Fast_GET_SIZE(fc);
+        /* the second pass stays within what the first one counted (a sequence may lie) */
+        if (!bad_item && (PySequence_Fast_GET_SIZE(fl) != k || PySequence_Fast_GET_SIZE(fv) != k + 1
+                          || c0 + k > ncells || v0 + k + 1 > nlevels))
+            bad_item = 1;
+        p->dgstart[i] = c0;
+        p->dlvstart[i] = v0;
+        int total = 0;
+        for (Py_ssize_t j = 0; !bad_item && j <= k; j++) {
+            long lv = PyLong_AsLong(PySequence_Fast_GET_ITEM(fv, j));
+            if (lv < 0 || (lv == -1 && PyErr_Occurred())) { bad_item = 1; break; }
+            p->dlevels[v0 + j] = (int)lv;
+            p->dnoff[v0 + j] = total;
+            total += (int)lv;
+        }
+        if (total > p->dmaxnodes) p->dmaxnodes = total;
+        if (k > p->dmaxcells) p->dmaxcells = (int)k;
+        for (Py_ssize_t j = 0; !bad_item && j < k; j++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fc, j));
+            if (c < 0 || c >= p->n) { bad_item = 1; break; }
+            p->dgcells[c0 + j] = (int)c;
+            p->dlystart[c0 + j] = a0;
+            PyObject *arcs = PySequence_Fast(PySequence_Fast_GET_ITEM(fl, j), "diagram layer");
+            if (!arcs) { bad_item = 1; break; }
+            if (a0 + PySequence_Fast_GET_SIZE(arcs) > narcs) { Py_DECREF(arcs); bad_item = 1; break; }
+            for (Py_ssize_t a = 0; a < PySequence_Fast_GET_SIZE(arcs); a++) {
+                PyObject *src, *bit, *dst;
+                if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(arcs, a), "OOO", &src, &bit, &dst) ||
+                    as_bits(bit, &p->dbit[a0]) < 0) { bad_item = 1; break; }
+                long sv = PyLong_AsLong(src), dv = PyLong_AsLong(dst);
+                if (sv < 0 || sv >= p->dlevels[v0 + j] || dv < 0 || dv >= p->dlevels[v0 + j + 1] ||
+                    !p->dbit[a0] || (p->dbit[a0] & ~p->full)) { bad_item = 1; break; }
+                p->dsrc[a0] = (int)sv;
+                p->ddst[a0] = (int)dv;
+                a0++;
+            }
+            Py_DECREF(arcs);
+        }
+        Py_XDECREF(fc);
+        Py_XDECREF(fl);
+        Py_XDECREF(fv);
+        if (bad_item) goto bad;
+        c0 += (int)k;
+        v0 += (int)k + 1;
+    }
+    p->dgstart[nd] = c0;
+    p->dlvstart[nd] = v0;
+    p->dlystart[c0] = a0;
+    ok = 0;
+    goto out;
+bad:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "malformed listcolor diagram");
+out:
+    Py_DECREF(fast);
+    return ok;
+}
+
+/* Every input is checked here (the search trusts the Program): cells in range,
+ * ``cells`` a permutation, counts per value, supports and combinations within
+ * the m values, dual groups of BITS_WIDTH cells at most; ValueError otherwise. */
 static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     PyObject *groups, *counts, *cell_groups, *succ, *pred, *dual_groups, *arcs,
-        *distinct, *cages, *cells, *values;
+        *distinct, *cages, *cells, *values, *diagrams;
     int m;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "nOOOOOiOOOOOO", &n, &groups, &counts, &cell_groups,
+    if (!PyArg_ParseTuple(args, "nOOOOOiOOOOOOO", &n, &groups, &counts, &cell_groups,
                           &succ, &pred, &m, &dual_groups, &arcs, &distinct, &cages, &cells,
-                          &values))
+                          &values, &diagrams))
         return NULL;
     if (m < 1 || m > BITS_WIDTH) {
         PyErr_SetString(PyExc_ValueError, "the compiled core takes 1 to " STR(BITS_WIDTH) " values");
         return NULL;
     }
+    if (n < 0 || n > INT_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "n_cells out of range");
+        return NULL;
+    }
     Program *p = (Program *)type->tp_alloc(type, 0);
     if (!p) return NULL;
-    PyObject *fast = NULL, *row = NULL;
-    if (n < 0) goto bad;
+    PyObject *fast = NULL, *row = NULL, *item = NULL;
+    unsigned char *seen = NULL;
     p->n = (int)n;
     p->m = m;
     p->full = m == BITS_WIDTH ? ~(bits)0 : (((bits)1 << m) - 1);
-    p->values = PySequence_Tuple(values);
+    p->values = seq_tuple_of(values, m, "values (one label per value index)");
     if (!p->values) goto error;
-    if (PyTuple_GET_SIZE(p->values) != m) {
-        PyErr_SetString(PyExc_ValueError, "values: one label per value index");
-        goto error;
-    }
     p->above = xcalloc(m, sizeof(bits));
     p->below = xcalloc(m, sizeof(bits));
     if (!p->above || !p->below) goto error;
@@ -205,61 +358,72 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         p->above[v] = v + 1 >= BITS_WIDTH ? 0 : p->full & ~((((bits)1) << (v + 1)) - 1);
         p->below[v] = (((bits)1) << v) - 1;
     }
-    /* cells */
+    /* cells: a permutation of 0..n-1 (a solution puts cell i's label at cells[i]) */
     p->cells = xcalloc(n, sizeof(int));
-    if (!p->cells) goto error;
-    fast = PySequence_Fast(cells, "cells");
-    if (!fast || PySequence_Fast_GET_SIZE(fast) != n) goto bad;
+    seen = xcalloc(n, 1);
+    if (!p->cells || !seen) goto error;
+    fast = seq_tuple_of(cells, n, "cells (one per cell)");
+    if (!fast) goto error;
     for (Py_ssize_t i = 0; i < n; i++) {
-        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (c < 0 || c >= n) goto bad;
-        p->cells[i] = (int)c;
+        if (int_in(PyTuple_GET_ITEM(fast, i), 0, (long)n - 1, "a cell", &p->cells[i]) < 0)
+            goto error;
+        if (seen[p->cells[i]]++) {
+            PyErr_Format(PyExc_ValueError, "cells is not a permutation: %d twice", p->cells[i]);
+            goto error;
+        }
     }
     Py_CLEAR(fast);
     /* groups and their counts */
-    if (csr_ints(groups, -1, &p->gstart, &p->gcells) < 0) goto error;
-    p->n_groups = (int)PyObject_Length(groups);
-    fast = PySequence_Fast(counts, "counts");
-    if (!fast || PySequence_Fast_GET_SIZE(fast) != p->n_groups) goto bad;
+    if (csr_ints(groups, -1, p->n, 1, "a group's cell", &p->n_groups, &p->gstart, &p->gcells) < 0)
+        goto error;
+    fast = seq_tuple_of(counts, p->n_groups, "counts (one per group)");
+    if (!fast) goto error;
     p->gcount = xcalloc(p->n_groups, sizeof(int));
     p->counts = xcalloc((size_t)p->n_groups * m, sizeof(int));
     if (!p->gcount || !p->counts) goto error;
     for (int g = 0; g < p->n_groups; g++) {
-        PyObject *k = PySequence_Fast_GET_ITEM(fast, g);
+        PyObject *k = PyTuple_GET_ITEM(fast, g);
         p->gcount[g] = -1;
         if (k == Py_None) continue;
-        row = PySequence_Fast(k, "counts");
-        if (!row || PySequence_Fast_GET_SIZE(row) != m) goto bad;
+        row = seq_tuple_of(k, m, "a group's counts (one per value)");
+        if (!row) goto error;
         p->gcount[g] = g * m;
-        for (int v = 0; v < m; v++) {
-            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, v));
-            if (c == -1 && PyErr_Occurred()) goto error;
-            p->counts[g * m + v] = (int)c;
-        }
+        for (int v = 0; v < m; v++)
+            if (int_in(PyTuple_GET_ITEM(row, v), 0, INT_MAX, "a count", &p->counts[g * m + v]) < 0)
+                goto error;
         Py_CLEAR(row);
     }
     Py_CLEAR(fast);
-    /* dual groups, slots */
-    fast = PySequence_Fast(dual_groups, "dual_groups");
+    /* dual groups (permutation groups of BITS_WIDTH cells at most), slots */
+    fast = seq_tuple(dual_groups, "dual_groups");
     if (!fast) goto error;
-    p->n_dual = (int)PySequence_Fast_GET_SIZE(fast);
+    if (PyTuple_GET_SIZE(fast) > p->n_groups) {
+        PyErr_SetString(PyExc_ValueError, "more dual groups than groups");
+        goto error;
+    }
+    p->n_dual = (int)PyTuple_GET_SIZE(fast);
+    if ((long long)n + (long long)p->n_dual * m > INT_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "the program is too large for the compiled core");
+        goto error;
+    }
     p->dual_group = xcalloc(p->n_dual, sizeof(int));
-    if (!p->dual_group) goto error;
     p->sstart = xcalloc(n + 1, sizeof(int));
-    if (!p->sstart) goto error;
+    if (!p->dual_group || !p->sstart) goto error;
     for (int j = 0; j < p->n_dual; j++) {
-        long g = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
-        if (g < 0 || g >= p->n_groups || p->gcount[g] >= 0) goto bad;
+        int g;
+        if (int_in(PyTuple_GET_ITEM(fast, j), 0, (long)p->n_groups - 1, "a dual group", &g) < 0)
+            goto error;
+        if (p->gcount[g] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "a dual group is a group without counts");
+            goto error;
+        }
         if (p->gstart[g + 1] - p->gstart[g] > BITS_WIDTH) {
             PyErr_SetString(PyExc_ValueError,
                             "the compiled core takes groups of " STR(BITS_WIDTH) " cells at most");
             goto error;
         }
-        p->dual_group[j] = (int)g;
-        for (int k = p->gstart[g]; k < p->gstart[g + 1]; k++) {
-            if (p->gcells[k] < 0 || p->gcells[k] >= n) goto bad;
-            p->sstart[p->gcells[k] + 1]++;
-        }
+        p->dual_group[j] = g;
+        for (int k = p->gstart[g]; k < p->gstart[g + 1]; k++) p->sstart[p->gcells[k] + 1]++;
     }
     Py_CLEAR(fast);
     for (int c = 0; c < n; c++) p->sstart[c + 1] += p->sstart[c];
@@ -285,26 +449,38 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         free(fill);
     }
     p->W = (int)n + p->n_dual * m;
-    if (csr_ints(cell_groups, n, &p->cgstart, &p->cgroups) < 0) goto error;
-    if (csr_ints(succ, n, &p->sustart, &p->succ) < 0) goto error;
-    if (csr_ints(pred, n, &p->prstart, &p->pred) < 0) goto error;
+    int rows_read;
+    if (csr_ints(cell_groups, n, p->n_groups, 1, "cell_groups (a group)", &rows_read,
+                 &p->cgstart, &p->cgroups) < 0 ||
+        csr_ints(succ, n, p->n, 0, "succ (a cell)", &rows_read, &p->sustart, &p->succ) < 0 ||
+        csr_ints(pred, n, p->n, 0, "pred (a cell)", &rows_read, &p->prstart, &p->pred) < 0)
+        goto error;
     p->has_less = xcalloc(n, 1);
     if (!p->has_less) goto error;
     for (int c = 0; c < n; c++)
         p->has_less[c] = p->sustart[c + 1] > p->sustart[c] || p->prstart[c + 1] > p->prstart[c];
-    /* arcs: per cell, (other, support) pairs */
+    /* arcs: per cell (or none at all), (other, support) pairs; a support is m bit sets */
     p->astart = xcalloc(n + 1, sizeof(int));
     if (!p->astart) goto error;
-    fast = PySequence_Fast(arcs, "arcs");
+    fast = seq_tuple(arcs, "arcs");
     if (!fast) goto error;
     {
-        Py_ssize_t na = PySequence_Fast_GET_SIZE(fast);
-        if (na != 0 && na != n) goto bad;
-        int total = 0;
+        Py_ssize_t na = PyTuple_GET_SIZE(fast), total = 0;
+        if (na != 0 && na != n) {
+            PyErr_SetString(PyExc_ValueError, "arcs: one row per cell, or none");
+            goto error;
+        }
+        item = PyTuple_New(na);  /* the rows, as tuples */
+        if (!item) goto error;
         for (Py_ssize_t c = 0; c < na; c++) {
-            Py_ssize_t len = PyObject_Length(PySequence_Fast_GET_ITEM(fast, c));
-            if (len < 0) goto error;
-            total += (int)len;
+            PyObject *r = seq_tuple(PyTuple_GET_ITEM(fast, c), "arcs (a row)");
+            if (!r) goto error;
+            PyTuple_SET_ITEM(item, c, r);
+            total += PyTuple_GET_SIZE(r);
+            if (total >= INT_MAX / BITS_WIDTH) {
+                PyErr_SetString(PyExc_ValueError, "arcs: too many");
+                goto error;
+            }
         }
         p->aother = xcalloc(total, sizeof(int));
         p->asup = xcalloc((size_t)total * m, sizeof(bits));
@@ -313,34 +489,35 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         for (Py_ssize_t c = 0; c < n; c++) {
             p->astart[c] = at;
             if (c >= na) continue;
-            row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "arcs");
-            if (!row) goto error;
-            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row); k++) {
-                PyObject *pair = PySequence_Fast_GET_ITEM(row, k);
-                PyObject *other, *sup;
-                if (!PyArg_ParseTuple(pair, "OO", &other, &sup)) goto error;
-                long o = PyLong_AsLong(other);
-                if (o < 0 || o >= n) goto bad;
-                p->aother[at] = (int)o;
-                PyObject *sf = PySequence_Fast(sup, "support");
+            PyObject *r = PyTuple_GET_ITEM(item, c);
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(r); k++) {
+                row = seq_tuple_of(PyTuple_GET_ITEM(r, k), 2, "an arc (other, support)");
+                if (!row) goto error;
+                if (int_in(PyTuple_GET_ITEM(row, 0), 0, (long)n - 1, "an arc's cell",
+                           &p->aother[at]) < 0)
+                    goto error;
+                PyObject *sf = seq_tuple_of(PyTuple_GET_ITEM(row, 1), m,
+                                            "a support (one bit set per value)");
                 if (!sf) goto error;
-                if (PySequence_Fast_GET_SIZE(sf) != m) { Py_DECREF(sf); goto bad; }
                 for (int v = 0; v < m; v++)
-                    if (as_bits(PySequence_Fast_GET_ITEM(sf, v), &p->asup[(size_t)at * m + v]) < 0) {
+                    if (as_bits_in(PyTuple_GET_ITEM(sf, v), p->full, "a support",
+                                   &p->asup[(size_t)at * m + v]) < 0) {
                         Py_DECREF(sf);
                         goto error;
                     }
                 Py_DECREF(sf);
+                Py_CLEAR(row);
                 at++;
             }
-            Py_CLEAR(row);
         }
         p->astart[n] = at;
+        Py_CLEAR(item);
     }
     Py_CLEAR(fast);
     /* distinct groups and peers */
-    if (csr_ints(distinct, -1, &p->distart, &p->dicells) < 0) goto error;
-    p->n_distinct = (int)PyObject_Length(distinct);
+    if (csr_ints(distinct, -1, p->n, 1, "a distinct group's cell", &p->n_distinct, &p->distart,
+                 &p->dicells) < 0)
+        goto error;
     {
         /* per cell, the sorted others of its partial groups */
         unsigned char *mark = xcalloc(n, 1);
@@ -382,19 +559,30 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         free(mark);
         free(cnt);
     }
-    /* cages */
-    fast = PySequence_Fast(cages, "cages");
+    /* cages: (cells, combinations) pairs; a combination is a set of the m values */
+    fast = seq_tuple(cages, "cages");
     if (!fast) goto error;
-    p->n_cages = (int)PySequence_Fast_GET_SIZE(fast);
+    if (PyTuple_GET_SIZE(fast) >= INT_MAX) goto error;
+    p->n_cages = (int)PyTuple_GET_SIZE(fast);
+    item = PyTuple_New(2 * (Py_ssize_t)p->n_cages);  /* cells, combinations of each, as tuples */
+    if (!item) goto error;
     {
-        int ncells = 0, ncombos = 0;
+        Py_ssize_t ncells = 0, ncombos = 0;
         for (int i = 0; i < p->n_cages; i++) {
-            PyObject *cc, *co;
-            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OO", &cc, &co)) goto error;
-            Py_ssize_t a = PyObject_Length(cc), b = PyObject_Length(co);
-            if (a < 0 || b < 0) goto error;
-            ncells += (int)a;
-            ncombos += (int)b;
+            row = seq_tuple_of(PyTuple_GET_ITEM(fast, i), 2, "a cage (cells, combinations)");
+            if (!row) goto error;
+            for (int side = 0; side < 2; side++) {
+                PyObject *t = seq_tuple(PyTuple_GET_ITEM(row, side), "a cage's cells or sets");
+                if (!t) goto error;
+                PyTuple_SET_ITEM(item, 2 * i + side, t);
+            }
+            Py_CLEAR(row);
+            ncells += PyTuple_GET_SIZE(PyTuple_GET_ITEM(item, 2 * i));
+            ncombos += PyTuple_GET_SIZE(PyTuple_GET_ITEM(item, 2 * i + 1));
+            if (ncells >= INT_MAX || ncombos >= INT_MAX) {
+                PyErr_SetString(PyExc_ValueError, "cages: too large");
+                goto error;
+            }
         }
         p->castart = xcalloc(p->n_cages + 1, sizeof(int));
         p->costart = xcalloc(p->n_cages + 1, sizeof(int));
@@ -403,40 +591,34 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (!p->castart || !p->costart || !p->cacells || !p->combos) goto error;
         int a = 0, b = 0;
         for (int i = 0; i < p->n_cages; i++) {
-            PyObject *cc, *co;
-            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OO", &cc, &co)) goto error;
+            PyObject *cc = PyTuple_GET_ITEM(item, 2 * i), *co = PyTuple_GET_ITEM(item, 2 * i + 1);
             p->castart[i] = a;
             p->costart[i] = b;
-            row = PySequence_Fast(cc, "cage cells");
-            if (!row) goto error;
-            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row); k++) {
-                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, k));
-                if (c < 0 || c >= n) goto bad;
-                p->cacells[a++] = (int)c;
-            }
-            Py_CLEAR(row);
-            row = PySequence_Fast(co, "cage combinations");
-            if (!row) goto error;
-            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row); k++)
-                if (as_bits(PySequence_Fast_GET_ITEM(row, k), &p->combos[b++]) < 0) goto error;
-            Py_CLEAR(row);
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(cc); k++)
+                if (int_in(PyTuple_GET_ITEM(cc, k), 0, (long)n - 1, "a cage's cell",
+                           &p->cacells[a++]) < 0)
+                    goto error;
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(co); k++)
+                if (as_bits_in(PyTuple_GET_ITEM(co, k), p->full, "a cage's combination",
+                               &p->combos[b++]) < 0)
+                    goto error;
         }
         p->castart[p->n_cages] = a;
         p->costart[p->n_cages] = b;
     }
+    Py_CLEAR(item);
     Py_CLEAR(fast);
-    /* dirty_of: count groups of the cell, then its cages */
+    if (read_diagrams(p, diagrams) < 0) goto error;
+    /* dirty_of: count groups of the cell, then its cages, then its diagrams */
     {
         int *cnt = xcalloc(n + 1, sizeof(int));
         if (!cnt) goto error;
         for (int c = 0; c < n; c++)
-            for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++) {
-                int g = p->cgroups[k];
-                if (g < 0 || g >= p->n_groups) { free(cnt); goto bad; }
-                if (p->gcount[g] >= 0) cnt[c + 1]++;
-            }
+            for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++)
+                if (p->gcount[p->cgroups[k]] >= 0) cnt[c + 1]++;
         for (int i = 0; i < p->n_cages; i++)
             for (int k = p->castart[i]; k < p->castart[i + 1]; k++) cnt[p->cacells[k] + 1]++;
+        for (int k = 0; k < p->dgstart[p->n_diag]; k++) cnt[p->dgcells[k] + 1]++;
         for (int c = 0; c < n; c++) cnt[c + 1] += cnt[c];
         p->dostart = cnt;
         p->dirty_of = xcalloc(cnt[n], sizeof(int));
@@ -450,24 +632,23 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                 int c = p->cacells[k];
                 p->dirty_of[cnt[c] + fill[c]++] = p->n_groups + i;
             }
+        for (int i = 0; i < p->n_diag; i++)
+            for (int k = p->dgstart[i]; k < p->dgstart[i + 1]; k++) {
+                int c = p->dgcells[k];
+                p->dirty_of[cnt[c] + fill[c]++] = p->n_groups + p->n_cages + i;
+            }
         free(fill);
     }
     p->has_extra = p->n_distinct > 0 || p->astart[n] > 0;
     p->slow = p->dostart[n] > 0 || p->has_extra;
-    for (int k = 0; k < p->gstart[p->n_groups]; k++)
-        if (p->gcells[k] < 0 || p->gcells[k] >= n) goto bad;
-    for (int k = 0; k < p->sustart[n]; k++)
-        if (p->succ[k] < 0 || p->succ[k] >= n) goto bad;
-    for (int k = 0; k < p->prstart[n]; k++)
-        if (p->pred[k] < 0 || p->pred[k] >= n) goto bad;
-    for (int k = 0; k < p->distart[p->n_distinct]; k++)
-        if (p->dicells[k] < 0 || p->dicells[k] >= n) goto bad;
+    free(seen);
     return (PyObject *)p;
-bad:
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "malformed listcolor program");
 error:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "malformed listcolor program");
+    free(seen);
     Py_XDECREF(fast);
     Py_XDECREF(row);
+    Py_XDECREF(item);
     Py_DECREF(p);
     return NULL;
 }
@@ -529,10 +710,13 @@ struct Search {
     int *evc;
     bits *evk;
     size_t nev, capev;
-    /* count groups and cages to revise (LIFO) */
+    /* count groups, cages and diagrams to revise (LIFO) */
     int *dirty;
     size_t ndirty;
     unsigned char *queued;
+    /* diagram scratch: reached and alive flags per node, supports per cell */
+    unsigned char *dreach, *dalive;
+    bits *dsup;
     /* block pool */
     bits **pool;
     size_t npool, cappool;
@@ -725,6 +909,46 @@ static int propagate(Search *s, bits *blk) {
         }
         const int g = s->dirty[--s->ndirty];
         s->queued[g] = 0;
+        if (g >= p->n_groups + p->n_cages) { /* a diagram: the labels on a path */
+            const int i = g - p->n_groups - p->n_cages;
+            const int *cells = p->dgcells + p->dgstart[i];
+            const int k = p->dgstart[i + 1] - p->dgstart[i];
+            const int *lev = p->dlevels + p->dlvstart[i], *off = p->dnoff + p->dlvstart[i];
+            const int *ly = p->dlystart + p->dgstart[i];
+            unsigned char *reach = s->dreach, *alive = s->dalive;
+            if (!lev[k]) goto fail;
+            memset(reach, 0, (size_t)(off[k] + lev[k]));
+            memset(alive, 0, (size_t)(off[k] + lev[k]));
+            reach[0] = 1;
+            for (int j = 0; j < k; j++) {
+                const bits d = doms[cells[j]];
+                const unsigned char *here = reach + off[j];
+                unsigned char *next = reach + off[j + 1];
+                int any = 0;
+                for (int a = ly[j]; a < ly[j + 1]; a++)
+                    if (here[p->dsrc[a]] && (d & p->dbit[a])) {
+                        next[p->ddst[a]] = 1;
+                        any = 1;
+                    }
+                if (!any) goto fail;
+            }
+            alive[off[k]] = 1;
+            for (int j = k - 1; j >= 0; j--) {
+                const bits d = doms[cells[j]];
+                const unsigned char *here = reach + off[j], *below = alive + off[j + 1];
+                unsigned char *above = alive + off[j];
+                bits sup = 0;
+                for (int a = ly[j]; a < ly[j + 1]; a++)
+                    if (below[p->ddst[a]] && here[p->dsrc[a]] && (d & p->dbit[a])) {
+                        sup |= p->dbit[a];
+                        above[p->dsrc[a]] = 1;
+                    }
+                s->dsup[j] = sup;
+            }
+            for (int j = 0; j < k; j++)
+                if (doms[cells[j]] & ~s->dsup[j]) LPUSH(cells[j], s->dsup[j]);
+            continue;
+        }
         if (g >= p->n_groups) { /* a cage */
             const int i = g - p->n_groups;
             const int *cells = p->cacells + p->castart[i];
@@ -849,7 +1073,7 @@ static int settle(Search *s, bits *blk) {
         }
     for (int g = 0; g < p->n_groups; g++)
         if (p->gcount[g] >= 0) mark_dirty(s, g);
-    for (int i = 0; i < p->n_cages; i++) mark_dirty(s, p->n_groups + i);
+    for (int i = 0; i < p->n_cages + p->n_diag; i++) mark_dirty(s, p->n_groups + i);
     return propagate(s, blk);
 fail:
     s->nev = 0;
@@ -1344,21 +1568,43 @@ static int run_search(Search *s, bits *root, const char *mode, int n_looks) {
     return portfolio(s, f, n_looks);
 }
 
-static int load_words(PyObject *seq, bits *out, Py_ssize_t n) {
-    PyObject *fast = PySequence_Fast(seq, "expected a list of ints");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "start lists of the wrong length");
-        return -1;
-    }
+/* ``n`` bit sets into ``out``, each a subset of ``masks[i / per_mask]`` (lists: the
+ * m values; the dual table: the cells of the row's group): 0, or -1 with
+ * ValueError (or TypeError). */
+static int load_words(PyObject *seq, bits *out, Py_ssize_t n, const bits *masks,
+                      Py_ssize_t per_mask, const char *what) {
+    PyObject *t = seq_tuple_of(seq, n, what);
+    if (!t) return -1;
     for (Py_ssize_t i = 0; i < n; i++)
-        if (as_bits(PySequence_Fast_GET_ITEM(fast, i), &out[i]) < 0) {
-            Py_DECREF(fast);
+        if (as_bits_in(PyTuple_GET_ITEM(t, i), masks[i / per_mask], what, &out[i]) < 0) {
+            Py_DECREF(t);
             return -1;
         }
-    Py_DECREF(fast);
+    Py_DECREF(t);
     return 0;
+}
+
+/* The start of a search from a node (a split's subproblem): its lists and its
+ * dual table, checked against the program. */
+static int load_start(const Program *p, PyObject *start, bits *root) {
+    PyObject *t = seq_tuple_of(start, 2, "start (lists, dual table)");
+    if (!t) return -1;
+    bits *masks = xcalloc(p->n_dual + 1, sizeof(bits));
+    int rc = -1;
+    if (masks) {
+        for (int j = 0; j < p->n_dual; j++) {
+            int g = p->dual_group[j], size = p->gstart[g + 1] - p->gstart[g];
+            masks[j] = size >= BITS_WIDTH ? ~(bits)0 : (((bits)1 << size) - 1);
+        }
+        if (load_words(PyTuple_GET_ITEM(t, 0), root, p->n, &p->full, (Py_ssize_t)p->n + 1,
+                       "start lists") == 0 &&
+            load_words(PyTuple_GET_ITEM(t, 1), root + p->n, (Py_ssize_t)p->n_dual * p->m, masks,
+                       p->m, "start dual table") == 0)
+            rc = 0;
+    }
+    free(masks);
+    Py_DECREF(t);
+    return rc;
 }
 
 static void search_free(Search *s) {
@@ -1366,6 +1612,9 @@ static void search_free(Search *s) {
     free(s->evk);
     free(s->dirty);
     free(s->queued);
+    free(s->dreach);
+    free(s->dalive);
+    free(s->dsup);
     for (size_t i = 0; i < s->npool; i++) free(s->pool[i]);
     free(s->pool);
     free(s->pairs);
@@ -1424,8 +1673,15 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
         s.by_binary[i] = !strcmp(name, "binary");
         Py_DECREF(w);
     }
-    int n_dirty = p->n_groups + p->n_cages;
+    int n_dirty = p->n_groups + p->n_cages + p->n_diag;
     size_t nm = (size_t)p->n * p->m;
+    s.dreach = xcalloc(p->dmaxnodes, 1);
+    s.dalive = xcalloc(p->dmaxnodes, 1);
+    s.dsup = xcalloc(p->dmaxcells, sizeof(bits));
+    if (!s.dreach || !s.dalive || !s.dsup) {
+        search_free(&s);
+        return PyErr_NoMemory();
+    }
     s.capev = 1024;
     s.evc = malloc(s.capev * sizeof(int));
     s.evk = malloc(s.capev * sizeof(bits));
@@ -1444,33 +1700,25 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
     }
     bits *root = blk_alloc(&s);
     if (!root) goto done;
-    if (start == Py_None) {
-        if (load_words(domains, root, p->n) < 0) {
-            blk_free(&s, root);
-            s.error = 1;
-            goto done;
-        }
-        int empty = 0;
-        for (int c = 0; c < p->n; c++)
-            if (!root[c]) empty = 1;
-        if (!empty) {
-            dual_table(p, root);
-            empty = !settle(&s, root);
-            if (s.oom) { blk_free(&s, root); goto done; }
-        }
-        if (empty) {
-            blk_free(&s, root);
-            r = R_TRUE;
-            goto done;
-        }
-    } else {
-        PyObject *doms, *dual;
-        if (!PyArg_ParseTuple(start, "OO", &doms, &dual) || load_words(doms, root, p->n) < 0 ||
-            load_words(dual, root + p->n, (Py_ssize_t)p->n_dual * p->m) < 0) {
-            blk_free(&s, root);
-            s.error = 1;
-            goto done;
-        }
+    if (start == Py_None ? load_words(domains, root, p->n, &p->full, (Py_ssize_t)p->n + 1,
+                                      "domains") < 0
+                         : load_start(p, start, root) < 0) {
+        blk_free(&s, root);
+        s.error = 1;
+        goto done;
+    }
+    int empty = 0;  /* an empty list (a start's dual list too): no solution, no search */
+    for (int c = 0, end = start == Py_None ? p->n : p->W; c < end; c++)
+        if (!root[c]) empty = 1;
+    if (!empty && start == Py_None) {
+        dual_table(p, root);
+        empty = !settle(&s, root);
+        if (s.oom) { blk_free(&s, root); goto done; }
+    }
+    if (empty) {
+        blk_free(&s, root);
+        r = R_TRUE;
+        goto done;
     }
     r = run_search(&s, root, mode, (int)n_looks);
 done:

@@ -12,7 +12,9 @@ class Program:
                  dual_groups: Sequence[int], arcs: Sequence[Sequence[tuple[int, Sequence[int]]]],
                  distinct: Sequence[Sequence[int]],
                  cages: Sequence[tuple[Sequence[int], Sequence[int]]], cells: Sequence[int],
-                 values: Sequence[Any]) -> None: ...
+                 values: Sequence[Any],
+                 diagrams: Sequence[tuple[Sequence[int], Sequence[Sequence[tuple[int, int, int]]],
+                                          Sequence[int]]]) -> None: ...
 
 def run(program: Program, domains: Sequence[int], limit: int | None,
         expired: Callable[[], bool], mode: str, weights: Sequence[str], dual_branching: bool,

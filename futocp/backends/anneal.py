@@ -75,7 +75,12 @@ so at most ``1 + restarts`` of them (just one with the default
 Stats: ``moves`` (proposed moves, all runs; the paper's "moves"), ``accepted``,
 ``best_energy`` (lowest E seen), ``final_energy`` (E of the last run's final
 state, by a full recount), ``restarts`` (runs started after the first),
-``encode_s``, ``solve_s``.
+``encode_s``, ``solve_s``, and ``stopped``: what ended the last run -- ``found``
+(a solution), ``move budget`` (option ``moves``), ``temperature 0``, ``time
+limit`` (also when the deadline came before a restart), or ``no solution`` (no
+cell can move and the fixed cells break a rule). A run that ends at its
+budget is not stopped by the time limit: ``futocp crosscheck`` says so and
+does not exit 1 for it.
 
 **The energy trajectory** (the paper's Figures 7-8, energy vs move): option
 ``trace=K`` (0, the default, records nothing) adds ``trace`` to the stats, a
@@ -485,6 +490,20 @@ def _anneal_swap(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
     return e
 
 
+def _run_stop(prog: AnnealProgram, final: int, moves: int, cap: int,
+              deadline: Deadline) -> str:
+    """What ended one run (a key of :data:`futocp.records.STOPS`): a solution (E = 0),
+    no cell to move (the fixed cells break a rule), the move cap, the deadline, or
+    the temperature falling to 0."""
+    if final == 0:
+        return "found"
+    if not (prog.free if prog.move == "paper" else prog.swappable):
+        return "no solution"
+    if moves >= cap:
+        return "move budget"
+    return "time limit" if deadline.expired() else "temperature 0"
+
+
 class AnnealBackend(Backend):
     """Seed 001's simulated annealing (incomplete: ``sat`` or ``unknown``)."""
 
@@ -494,42 +513,25 @@ class AnnealBackend(Backend):
     counters = ("moves", "accepted", "best_energy", "final_energy", "restarts")
     decided_shortcut = False  # a pure-Python search: nothing to crash
     options = (
-        Option("t0", float, 100.0, None, "initial temperature T0 (paper: 100)"),
+        Option("t0", float, 100.0, None, "initial temperature T0 (paper: 100)",
+               min=0, min_exclusive=True, max=math.inf, max_exclusive=True),
         Option("cooling", float, 2e-6, None,
-               "cooling rate r: T <- T*(1 - r) after every move (paper: 2e-6); 0 <= r < 1"),
+               "cooling rate r: T <- T*(1 - r) after every move (paper: 2e-6); 0 <= r < 1",
+               min=0, max=1, max_exclusive=True),
         Option("moves", int, 5_000_000, None,
-               "move cap of one run (the paper states none; at 5e6 moves T = 0.0045)"),
+               "move cap of one run (the paper states none; at 5e6 moves T = 0.0045)", min=1),
         Option("restarts", int, 0, None,
-               "runs after the first, each from the initial state at T0 (paper: none)"),
+               "runs after the first, each from the initial state at T0 (paper: none)", min=0),
         Option("move", str, "paper", MOVES,
                "paper: a random free cell gets a random label of its list; swap: two free "
                "cells of a partition group swap labels (groups start as permutations)"),
         Option("partition", int, 0, None,
                "swap moves: the partition's groups are taken cyclically from this group "
-               "index when disjoint from those taken (0 = the rows of a grid board)"),
+               "index when disjoint from those taken (0 = the rows of a grid board)", min=0),
         Option("trace", int, 0, None,
                "record the energy every K moves in stats['trace'] as [move, energy] pairs, "
-               "the final state last (at most 1001 points: K doubles as needed); 0 = none"),
+               "the final state last (at most 1001 points: K doubles as needed); 0 = none", min=0),
     )
-
-    @classmethod
-    def parse_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The base checks, plus the ranges: ``t0 > 0``, ``0 <= cooling < 1``,
-        ``moves >= 1``, ``restarts >= 0``, ``partition >= 0``, ``trace >= 0``."""
-        opts = super().parse_options(options)
-        if not (opts["t0"] > 0 and math.isfinite(opts["t0"])):
-            raise UsageError(f"option t0={opts['t0']!r}: must be a positive temperature")
-        if not 0 <= opts["cooling"] < 1:
-            raise UsageError(f"option cooling={opts['cooling']!r}: must be in [0, 1)")
-        if opts["moves"] < 1:
-            raise UsageError(f"option moves={opts['moves']!r}: must be at least 1")
-        if opts["restarts"] < 0:
-            raise UsageError(f"option restarts={opts['restarts']!r}: must be at least 0")
-        if opts["partition"] < 0:
-            raise UsageError(f"option partition={opts['partition']!r}: must be at least 0")
-        if opts["trace"] < 0:
-            raise UsageError(f"option trace={opts['trace']!r}: must be at least 0 (0 = none)")
-        return opts
 
     def compile(self, model: Model, /, **options: Any) -> AnnealProgram:
         """The energy structure the annealing runs on (:class:`AnnealProgram`)."""
@@ -550,17 +552,21 @@ class AnnealBackend(Backend):
         seen: set[tuple[int, ...]] = set()
         runs = 0
         final = None
+        stopped = "found"  # what ended the last run (or the deadline, before a restart)
         while runs <= options["restarts"]:
             if runs and deadline.expired():
+                stopped = "time limit"
                 break
             runs += 1
             vals = list(prog.start) if prog.move == "paper" else _swap_start(prog, rng)
             occ = prog.occurrences(vals)
             e = energy(prog, vals)
+            before = run.moves
             e = run_once(prog, vals, occ, e, rng, options["t0"], options["cooling"],
                          options["moves"], deadline, run)
             final = energy(prog, vals)  # the full recount: never trust the increments alone
             run.best = final if run.best is None else min(run.best, final)
+            stopped = _run_stop(prog, final, run.moves - before, options["moves"], deadline)
             if final == 0 and model_violations(model, vals) == 0:
                 key = tuple(vals)
                 if key not in seen:
@@ -571,7 +577,7 @@ class AnnealBackend(Backend):
         stats: dict[str, Any] = {
             "encode_s": encode_s, "solve_s": time.perf_counter() - t1, "moves": run.moves,
             "accepted": run.accepted, "best_energy": run.best, "final_energy": final,
-            "restarts": max(0, runs - 1)}
+            "restarts": max(0, runs - 1), "stopped": stopped}
         if options["trace"] and final is not None:
             run.finish(final)
             stats["trace"] = run.trace

@@ -13,7 +13,7 @@ gives a ranked list of *members* (a backend and its options).
   solver crashes, it refuses the model -- hands over to the next one, within
   the time left).
 * ``workers=N``: the first N eligible members run side by side, each in a
-  forked process that dies with this one (:func:`~futocp.childproc.die_with_parent`),
+  forked process that dies with this one (:func:`futocp.procs.start`),
   the k-th one ``k * stagger`` seconds after the first (default 1 s: an instance
   the first member solves at once keeps the cores to itself; a member that ends
   early is replaced at once by the next); the first *definitive* answer wins -- ``sat`` whose solutions pass
@@ -23,6 +23,12 @@ gives a ranked list of *members* (a backend and its options).
   crashes or answers wrongly does not end the portfolio; when none answers
   definitively, the answer is the best partial one (most verified
   solutions), else ``unknown`` with the members' reasons.
+
+With ``workers`` above 1, the first member may first try alone in this process
+for a few milliseconds (:func:`first_try_budget`: ``listcolor`` with its
+compiled core, on a small model): a small board then costs no fork, and the
+other members' solver packages are not even imported; a board it does not
+settle within the budget goes on as above (only the budget is lost).
 
 A member is *eligible* when its package is installed, it is complete, and it
 takes the model (its capabilities, its size cap). The stats are the winner's,
@@ -40,9 +46,8 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import json
-import multiprocessing
-import multiprocessing.connection
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -52,12 +57,13 @@ from typing import Any, ClassVar
 
 from ..errors import FutocpError, UsageError
 from ..model import Model
+from ..procs import Child, crash_reason, fork_available, start, stop_all, wait_any
 from ..result import Result, Status
 from ..verify import verify
 from .base import KILL_GRACE_S, Backend, Deadline, Option, active_limits, run_limits
 
 __all__ = ["AutoBackend", "Member", "features", "load_choices", "choose", "fallbacks", "CHOICES_FILE",
-           "DEFAULT_WORKERS"]
+           "DEFAULT_WORKERS", "first_try_budget", "FIRST_TRY_MAX_LITERALS", "FIRST_TRY_BUDGET_S"]
 
 CHOICES_FILE = Path(__file__).with_name("auto_choices.json")
 """The measured table of rules (see the module docstring)."""
@@ -163,7 +169,12 @@ def _matches(when: Mapping[str, Any], feats: Mapping[str, Any]) -> bool:
     return True
 
 
-_cache: dict[tuple[str, float], dict[str, Any]] = {}
+@functools.lru_cache(maxsize=8)
+def _read_choices(path: str, mtime: float) -> dict[str, Any]:
+    """The parsed file at ``path`` (``mtime`` is part of the key: a changed file is read again)."""
+    with open(path, encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
 
 
 def load_choices(path: Path | str | None = None) -> dict[str, Any]:
@@ -171,13 +182,10 @@ def load_choices(path: Path | str | None = None) -> dict[str, Any]:
     read from ``path`` (default :data:`CHOICES_FILE`), cached while the file is unchanged."""
     where = Path(path if path is not None else CHOICES_FILE)
     try:
-        key = (str(where), where.stat().st_mtime)
+        mtime = where.stat().st_mtime
     except OSError as exc:
         raise UsageError(f"auto: cannot read its choices {where.name}: {exc}") from None
-    if key not in _cache:
-        with open(where, encoding="utf-8") as fh:
-            _cache[key] = json.load(fh)
-    return _cache[key]
+    return _read_choices(str(where), mtime)
 
 
 def _eligible(member: Member, model: Model) -> bool:
@@ -228,6 +236,43 @@ def fallbacks(model: Model, limit: int | None, tried: Sequence[Member]) -> list[
                   if n not in names and _eligible(Member(n), model)]
 
 
+FIRST_TRY_MAX_LITERALS = 8_000
+"""The largest model (cells x values) whose first member :func:`first_try_budget` lets run
+in this process before a portfolio starts: about a 20x20 Latin square, a 16x16 Sudoku.
+Measured with the compiled core: Futoshiki up to 13x13, Sudoku 9x9 and QWH up to order
+20 answer in well under a millisecond, a 16x16 Sudoku in about 10 ms; from order 25 on
+QWH takes from milliseconds to seconds."""
+
+FIRST_TRY_BUDGET_S = 0.05
+"""Seconds of that first try: about what starting a portfolio costs (a fork, the pipe,
+the answer sent back: 25-40 ms), so that a board it does not settle loses little."""
+
+_FIRST_TRY_BACKENDS = ("listcolor",)  # in-process members that answer small boards at once
+
+
+def first_try_budget(member: Member, model: Model, memory_limit: float | None) -> float | None:
+    """Seconds for which ``member`` runs in this process before the portfolio, or None.
+
+    A portfolio costs a fork per member; on a small board its first member answers
+    in milliseconds, so auto tries it alone first: when ``member`` is ``listcolor``
+    with its compiled core, without options of its own, on a model of at most
+    :data:`FIRST_TRY_MAX_LITERALS` cells x values and at most 64 values (the
+    core's narrow lists), and no memory limit asks for a child process.
+
+    Example:
+        >>> from futocp.families import latin_square
+        >>> from futocp.model import build_model
+        >>> first_try_budget(Member("sat"), build_model(latin_square(4)), None) is None
+        True
+    """
+    if (member.backend not in _FIRST_TRY_BACKENDS or member.options or memory_limit is not None
+            or model.n_cells * model.n_values > FIRST_TRY_MAX_LITERALS or model.n_values > 64):
+        return None
+    from .listcolor import core_available
+
+    return FIRST_TRY_BUDGET_S if core_available() else None
+
+
 def _definitive(result: Result, limit: int | None) -> bool:
     if result.status is Status.UNSAT:
         return True
@@ -255,14 +300,12 @@ def _wrong(model: Model, result: Result) -> str | None:
 
 
 def _member_main(conn: Any, member: Member, model: Model, limit: int | None,
-                 time_limit: float | None, seed: int | None, memory_limit: float | None) -> None:
-    """A portfolio process: solve with one member, send the Result (or the error), exit."""
-    from ..childproc import die_with_parent
+                 time_limit: float | None, seed: int | None, memory_limit: float | None) -> int:
+    """A portfolio process (:func:`~futocp.procs.start`): solve with one member, send
+    the Result (or the error); its exit code."""
     from . import get_backend
 
-    code = 0
     try:
-        die_with_parent()
         backend = get_backend(member.backend)
         extra = {} if seed is None or "seed" not in backend.capabilities else {"seed": seed}
         with run_limits(memory_limit=memory_limit):  # no reused child: ours is the parent's
@@ -270,16 +313,12 @@ def _member_main(conn: Any, member: Member, model: Model, limit: int | None,
                                    **extra, **dict(member.options))
         conn.send(("result", result))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
-        code = 1
         try:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
         except Exception:  # noqa: BLE001 - nothing more to say
             pass
-    finally:
-        try:
-            conn.close()
-        finally:
-            os._exit(code)
+        return 1
+    return 0
 
 
 @dataclass
@@ -317,17 +356,17 @@ class AutoBackend(Backend):
     name = "auto"
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "strings",
-                              "less", "binary", "alldifferent", "cage"})
+                              "less", "binary", "alldifferent", "nary"})
     own_child = True  # its members run in their own processes, each with the limits
     decided_shortcut = True
     portfolio: ClassVar[bool] = True  # answers with other backends (crosscheck leaves it out)
     options = (
         Option("workers", int, DEFAULT_WORKERS, None,
                "members run side by side in processes (default: this machine's cores); "
-               "1 = the table's first choice, in this process"),
+               "1 = the table's first choice, in this process", min=1),
         Option("stagger", float, 1.0, None,
                "seconds between the starts of the portfolio's members: an instance the "
-               "first member solves at once gets the cores to itself (0: all at once)"),
+               "first member solves at once gets the cores to itself (0: all at once)", min=0),
         Option("members", str, "", None,
                "the members instead of the table's choice, best first: "
                "backend[:key=value]...,backend..."),
@@ -352,10 +391,6 @@ class AutoBackend(Backend):
 
     def _members(self, model: Model, limit: int | None, opts: dict[str, Any]
                  ) -> tuple[list[Member], str]:
-        if opts["workers"] < 1:
-            raise UsageError(f"option workers={opts['workers']}: expected at least 1")
-        if not opts["stagger"] >= 0:
-            raise UsageError(f"option stagger={opts['stagger']}: expected 0 or more seconds")
         if opts["members"]:
             from . import REGISTRY
 
@@ -378,11 +413,16 @@ class AutoBackend(Backend):
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
-        members, rule = self._members(model, limit, options)
         deadline = Deadline(time_limit)
         memory_limit = active_limits().memory_limit
+        if options["workers"] > 1:  # before a portfolio, its first member alone, if it is quick
+            first, rule = self._members(model, limit, {**options, "workers": 1})
+            quick = self._first_try(model, first[0], limit, deadline, seed, memory_limit)
+            if quick is not None:  # answered in this process: no fork, no other member imported
+                return self._answer(model, quick, first[:1], rule, time_limit, deadline)
+        members, rule = self._members(model, limit, options)
         side_by_side = min(options["workers"], len(members))
-        if side_by_side > 1 and "fork" in multiprocessing.get_all_start_methods():
+        if side_by_side > 1 and fork_available():
             run, ran = self._portfolio(model, members[:side_by_side], limit, deadline, seed,
                                        memory_limit, options["stagger"])
             if run.stuck():
@@ -395,6 +435,20 @@ class AutoBackend(Backend):
         else:
             run, ran = self._in_turn(model, members, limit, deadline, seed, memory_limit)
         return self._answer(model, run, ran, rule, time_limit, deadline)
+
+    def _first_try(self, model: Model, member: Member, limit: int | None, deadline: Deadline,
+                   seed: int | None, memory_limit: float | None) -> _Run | None:
+        """``member`` alone in this process for :func:`first_try_budget` seconds: its run
+        when it answered definitively, else None (the members then run as chosen; only
+        the budget is lost)."""
+        budget = first_try_budget(member, model, memory_limit)
+        if budget is None:
+            return None
+        left = deadline.remaining()
+        run, _ = self._in_turn(model, [member], limit,
+                               Deadline(budget if left is None else min(budget, left)), seed,
+                               memory_limit, fallback=True)
+        return run if run.winner is not None else None
 
     def _in_turn(self, model: Model, members: Sequence[Member], limit: int | None,
                  deadline: Deadline, seed: int | None, memory_limit: float | None,
@@ -438,31 +492,27 @@ class AutoBackend(Backend):
         """Every member in its own forked process, the k-th one started ``k * stagger``
         seconds after the first (unless the first ones are over before); the first
         definitive answer wins. Returns what they answered and the members started."""
-        ctx = multiprocessing.get_context("fork")
         run = _Run()
-        procs: dict[Any, tuple[Member, Any]] = {}  # reading end of the pipe -> (member, process)
+        members_of: dict[Child, Member] = {}
         started: list[Member] = []
         t0 = time.perf_counter()
         end = None if deadline.end is None else deadline.end + KILL_GRACE_S + 0.2
 
-        def start(member: Member) -> None:
-            reader, writer = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_member_main, name=f"futocp-auto-{member.backend}",
-                               args=(writer, member, model, limit, deadline.remaining(), seed,
-                                     memory_limit), daemon=False)
-            proc.start()
-            writer.close()
-            procs[reader] = (member, proc)
+        def start_member(member: Member) -> Child:
+            child = start(_member_main, (member, model, limit, deadline.remaining(), seed,
+                                         memory_limit),
+                          name=f"futocp-auto-{member.backend}", method="fork")
+            members_of[child] = member
             started.append(member)
+            return child
 
         try:
-            waiting: list[Any] = []
+            waiting: list[Child] = []
             while run.winner is None:
                 left = deadline.remaining()
                 if len(started) < len(members) and (left is None or left > 0.05) and (
                         not waiting or time.perf_counter() >= t0 + len(started) * stagger):
-                    start(members[len(started)])
-                    waiting.append(list(procs)[-1])
+                    waiting.append(start_member(members[len(started)]))
                     continue
                 if not waiting:
                     break
@@ -475,32 +525,27 @@ class AutoBackend(Backend):
                 if len(started) < len(members):
                     due = t0 + len(started) * stagger - now
                     timeout = due if timeout is None else min(timeout, due)
-                for conn in multiprocessing.connection.wait(waiting, timeout):
-                    ready: Any = conn
-                    waiting.remove(ready)
-                    member, proc = procs[ready]
-                    try:
-                        kind, value = ready.recv()
-                    except (EOFError, OSError):
-                        proc.join(2)
-                        from .subproc import crash_reason
-
-                        run.errors.append(f"{member.label}: {crash_reason(proc.exitcode)}")
-                        continue
-                    if kind == "error":
-                        run.errors.append(f"{member.label}: {value}")
-                    elif run.take(model, member, value, limit):
+                for child in wait_any(waiting, timeout):
+                    waiting.remove(child)
+                    if self._heard(model, run, members_of[child], child, limit):
                         break
         finally:
-            for _, proc in procs.values():
-                if proc.is_alive():
-                    proc.kill()
-            for conn, (_, proc) in procs.items():
-                proc.join(5)
-                conn.close()
-                if proc.exitcode is not None:
-                    proc.close()
+            stop_all(list(members_of))
         return run, started
+
+    @staticmethod
+    def _heard(model: Model, run: _Run, member: Member, child: Child, limit: int | None) -> bool:
+        """Take what a member's process said (its answer, its error, or its crash);
+        True when its answer wins."""
+        try:
+            kind, value = child.receive()
+        except (EOFError, OSError):
+            run.errors.append(f"{member.label}: {crash_reason(child.join(2))}")
+            return False
+        if kind == "error":
+            run.errors.append(f"{member.label}: {value}")
+            return False
+        return run.take(model, member, value, limit)
 
     def _answer(self, model: Model, run: _Run, ran: Sequence[Member], rule: str,
                 time_limit: float | None, deadline: Deadline) -> Result:

@@ -19,7 +19,7 @@ reason (``time limit of 10 s reached while encoding``). A backend may declare
 clearly cannot fit (more than this machine's available memory) is refused
 with :class:`~futocp.errors.UnsupportedError` before anything is allocated.
 ``memory_limit`` (MB) and ``isolate`` run the solve in a child process
-(:mod:`futocp.backends.subproc`): past the memory limit the answer is
+(:mod:`futocp.procs`): past the memory limit the answer is
 ``unknown`` with the reason ``memory limit of N MB reached``; a crash of the
 solver's C code there costs that run only (:class:`~futocp.errors.SolverError`).
 A backend with ``own_child = True`` (``sat``, ``cpsat``) runs its own child and
@@ -34,8 +34,11 @@ Capabilities: ``enumerate`` (more than one solution), ``time_limit``, ``seed``,
 ``unsat`` (can prove infeasibility), and the model features ``multiset``
 (Count), ``strings`` (string labels), ``alldifferent`` (partial all-different
 groups, as in cages), ``binary`` (every binary relation kind of the registry,
-through the generic support encoding), and the names of the relation kinds
-the backend encodes beyond that (``less``, an n-ary kind such as ``cage``).
+through the generic support encoding), ``nary`` (every n-ary relation kind of
+the registry, through its generic decomposition: the table or the diagram of
+:meth:`~futocp.model.Model.allowed_tuples` / :meth:`~futocp.model.Model.diagram`,
+or its predicate) and the names of the relation kinds the backend encodes
+beyond that (``less``).
 """
 
 from __future__ import annotations
@@ -49,12 +52,13 @@ from typing import Any, ClassVar
 
 from ..errors import BackendUnavailable, UnsupportedError, UsageError
 from ..model import Model
+from ..records import stop_reason
 from ..relations import binary_kinds, nary_kinds
 from ..result import Result, Status
 from ..verify import verify
 
 __all__ = ["Option", "Backend", "Deadline", "DeadlinePassed", "RunLimits", "run_limits",
-           "active_limits", "decided_values", "KILL_GRACE_S"]
+           "active_limits", "decided_values", "seed_for", "KILL_GRACE_S"]
 
 KILL_GRACE_S = 0.3
 """Seconds a child that honours the time limit itself gets beyond it before it is killed."""
@@ -62,16 +66,45 @@ KILL_GRACE_S = 0.3
 
 @dataclass(frozen=True)
 class Option:
-    """A backend option: name, type, default and (optionally) allowed values."""
+    """A backend option: name, type, default, (optionally) allowed values and bounds.
+
+    Attributes:
+        name: The key (``workers``, ``cooling``...).
+        type: ``int``, ``float``, ``str`` or ``bool``.
+        default: The default value (not checked against the bounds).
+        choices: The allowed values, or None for any value of the type.
+        help: One line for ``futocp backends``.
+        min: Smallest value of a number, or None.
+        max: Largest value of a number, or None.
+        min_exclusive: ``min`` itself is refused (``t0 > 0``).
+        max_exclusive: ``max`` itself is refused (``cooling < 1``).
+
+    Example:
+        >>> Option("cooling", float, 2e-6, max=1, max_exclusive=True, min=0).parse("0.5")
+        0.5
+        >>> Option("workers", int, 1, min=1).parse(0)
+        Traceback (most recent call last):
+        ...
+        futocp.errors.UsageError: option workers=0: must be at least 1
+    """
 
     name: str
     type: type
     default: Any
     choices: tuple[Any, ...] | None = None
     help: str = ""
+    min: float | None = None
+    max: float | None = None
+    min_exclusive: bool = False
+    max_exclusive: bool = False
 
     def parse(self, value: Any) -> Any:
-        """Convert (from a CLI string if need be) and check a value."""
+        """Convert (from a CLI string if need be) and check a value.
+
+        Raises:
+            UsageError: for a value of the wrong type, not among the choices or
+                out of the bounds (NaN is out of any bounds).
+        """
         if isinstance(value, str) and self.type is not str:
             try:
                 if self.type is bool:
@@ -89,7 +122,28 @@ class Option:
         if self.choices is not None and value not in self.choices:
             raise UsageError(f"option {self.name}={value!r}: choose one of "
                              f"{', '.join(map(str, self.choices))}")
+        if not self.in_bounds(value):
+            raise UsageError(f"option {self.name}={value!r}: must be {self.bounds()}")
         return value
+
+    def in_bounds(self, value: Any) -> bool:
+        """True if ``value`` is within ``min`` and ``max`` (written so that NaN is not)."""
+        if self.min is not None and not (value > self.min if self.min_exclusive
+                                         else value >= self.min):
+            return False
+        return self.max is None or bool(value < self.max if self.max_exclusive
+                                        else value <= self.max)
+
+    def bounds(self) -> str:
+        """The bounds in words (``at least 1``, ``in [0, 1)``), or ``""`` without any."""
+        if self.min is not None and self.max is not None:
+            return (f"in {'(' if self.min_exclusive else '['}{self.min}, "
+                    f"{self.max}{')' if self.max_exclusive else ']'}")
+        if self.min is not None:
+            return f"{'greater than' if self.min_exclusive else 'at least'} {self.min}"
+        if self.max is not None:
+            return f"{'less than' if self.max_exclusive else 'at most'} {self.max}"
+        return ""
 
 
 class DeadlinePassed(Exception):
@@ -158,7 +212,7 @@ class RunLimits:
         isolate: Run the solve in a child process even without a memory limit,
             so that a crash of the solver's C code costs that run only.
         reuse: Run in one reusable child process (see
-            :func:`~futocp.backends.subproc.run_child`) rather than a fresh fork
+            :func:`~futocp.procs.run_child`) rather than a fresh fork
             per solve: tens of milliseconds less per solve, for callers that solve
             many small boards and change no registry meanwhile (the CLI); it is
             started at the first solve and stopped at the end of the
@@ -206,7 +260,7 @@ def run_limits(memory_limit: float | None = None, isolate: bool = False,
     finally:
         _DEFAULT_LIMITS.reset(token)
         if reuse:  # the reusable child lives as long as the block
-            from .subproc import close_worker
+            from ..procs import close_worker
 
             close_worker()
 
@@ -222,6 +276,19 @@ def _check_memory_limit(memory_limit: Any) -> None:
     if isinstance(memory_limit, bool) or not isinstance(memory_limit, (int, float)) \
             or not memory_limit > 0 or memory_limit == float("inf"):
         raise UsageError(f"memory limit must be a positive number of MB, got {memory_limit!r}")
+
+
+def seed_for(backend: type[Backend] | Backend, seed: int | None) -> int | None:
+    """The seed to give ``backend`` in a run that hands one seed to several backends (a
+    crosscheck, an experiment, auto's members): ``seed`` when the backend takes one,
+    else None (:meth:`Backend.solve` refuses a seed the backend has no use for).
+
+    Example:
+        >>> from futocp.backends import REGISTRY
+        >>> seed_for(REGISTRY["cpsat"], 3), seed_for(REGISTRY["sat"], 3)
+        (3, None)
+    """
+    return seed if "seed" in backend.capabilities else None
 
 
 def decided_values(model: Model) -> tuple[int, ...] | None:
@@ -271,6 +338,8 @@ class Backend:
     max_literals: ClassVar[int] = 20_000_000  # cells x values the backend accepts
     own_child: ClassVar[bool] = False  # runs its own child process for the limits (see above)
     c_extension: ClassVar[bool] = False  # its solver is C code run in this process (could crash it)
+    # the compiled cores its search runs on (module names of futocp.cores.CORES)
+    cores: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def available(cls) -> bool | str:
@@ -308,7 +377,7 @@ class Backend:
         out = cls.capabilities
         if "binary" in out:
             out = out | frozenset(binary_kinds())
-        if "nary" in cls.capabilities:
+        if "nary" in out:
             out = out | frozenset(nary_kinds())
         return out
 
@@ -364,7 +433,7 @@ class Backend:
         need = self.estimate_mb(model, options)
         if need is None:
             return None
-        from .subproc import available_mb, memory_reason
+        from ..procs import available_mb, memory_reason
 
         have = available_mb()
         size = (f"a model of {model.n_cells:,} cells x {model.n_values:,} values")
@@ -391,7 +460,9 @@ class Backend:
             model: The Model.
             limit: Most solutions (None = all).
             time_limit: Seconds for encoding and search, or None.
-            seed: Random seed, or None.
+            seed: Random seed, or None; refused (UsageError) by a backend without the
+                capability ``seed``: its search does not depend on one (a caller that
+                hands one seed to several backends gives it with :func:`seed_for`).
             memory_limit: MB the solve may use (default: :func:`run_limits`'s, else
                 none); past it the answer is ``unknown`` with the reason.
             isolate: Run in a child process (default: :func:`run_limits`'s, else
@@ -403,6 +474,9 @@ class Backend:
             solver crashed (in a child process) or answered garbage.
         """
         opts = self.parse_options(options)
+        if seed is not None and "seed" not in self.capabilities:
+            raise UsageError(f"backend {self.name!r} takes no seed (its search does not depend "
+                             "on one); leave the seed out")
         if limit is not None and (not isinstance(limit, int) or limit < 1):
             raise UsageError(f"limit must be a positive integer or None, got {limit!r}")
         if time_limit is not None and time_limit <= 0:
@@ -422,7 +496,7 @@ class Backend:
         if model.conflict is not None and not self.complete:
             # the Model proves it, but an incomplete backend never answers unsat
             result = Result(Status.UNKNOWN, [], {"reason": f"no solution: {model.conflict}",
-                                                 "solve_s": 0.0})
+                                                 "solve_s": 0.0, "stopped": "no solution"})
         elif model.conflict is not None:
             result = Result(Status.UNSAT, [], {"reason": model.conflict, "solve_s": 0.0},
                             exhausted=True)
@@ -446,8 +520,11 @@ class Backend:
         if result.status is Status.UNSAT:
             result.exhausted = True
         elapsed = time.perf_counter() - t0
-        if time_limit is not None and not result.finished and elapsed >= 0.95 * time_limit:
+        if (time_limit is not None and not result.finished and elapsed >= 0.95 * time_limit
+                and stats.get("stopped", "time limit") == "time limit"):
             stats.setdefault("reason", f"time limit of {time_limit:g} s reached")
+        stats["stopped"] = stop_reason(self.complete, result.status.value, result.finished,
+                                       result.exhausted, stats)
         return result
 
     def _decided(self, model: Model, values: tuple[int, ...]) -> Result:
@@ -461,16 +538,18 @@ class Backend:
         if broken:
             stats["reason"] = f"the givens and the filtering decide every cell, wrongly: {broken[0]}"
             if not self.complete:
-                return Result(Status.UNKNOWN, [], stats)
+                return Result(Status.UNKNOWN, [], {**stats, "stopped": "no solution"})
             return Result(Status.UNSAT, [], stats, exhausted=True)
         stats["reason"] = "the givens and the filtering decide every cell"
+        if not self.complete:  # the only solution, though an incomplete search cannot say so
+            stats["stopped"] = "found"
         return Result(Status.SAT, [labels], stats, exhausted=self.complete)
 
     def _run(self, model: Model, limit: int | None, time_limit: float | None,
              seed: int | None, opts: dict[str, Any], limits: RunLimits) -> Result:
         """:meth:`_solve`, in a child process when the limits ask for one, with the
         deadline of an encoding turned into ``unknown``."""
-        from .subproc import in_child
+        from ..procs import in_child
 
         token = _ACTIVE_LIMITS.set(limits)
         try:
@@ -487,7 +566,7 @@ class Backend:
                         seed: int | None, opts: dict[str, Any], limits: RunLimits) -> Result:
         """:meth:`_solve` in a child process capped at the memory limit and killed
         :data:`KILL_GRACE_S` after the time limit (the backend stops itself before)."""
-        from .subproc import run_child
+        from ..procs import run_child
 
         wait = None if time_limit is None else time_limit + KILL_GRACE_S
         out = run_child(_child_solve, (self, model, limit, time_limit, seed, opts),

@@ -16,7 +16,14 @@ a specialised encoding in :data:`INTEGER_ENCODINGS` / :data:`BOOLEAN_ENCODINGS`
 gets it, every other binary kind the generic one built from its support
 (:meth:`~futocp.model.Model.allowed_pairs`): ``add_allowed_assignments`` on
 the two integers, or support / conflict clauses on the Booleans (whichever
-is shorter). The specialised ones:
+is shorter); every other n-ary kind its generic decomposition
+(:func:`nary_generic`): Booleans for the nodes and arcs of the layered diagram
+of a kind that has an automaton (:func:`diagram_bools`,
+:meth:`~futocp.model.Model.diagram`), else ``add_allowed_assignments`` over
+its table of allowed tuples
+(:meth:`~futocp.model.Model.allowed_tuples`), on the cells' integers or, in
+the Boolean formulation, on their value expressions ``sum(v * b[c, v])``.
+The specialised ones:
 
 * ``less``: ``x[a] < x[b]`` (index order is label order), on the value
   expressions ``sum(v * b[c, v])`` in the Boolean formulation;
@@ -44,6 +51,20 @@ is shorter). The specialised ones:
     CP-SAT variants; in the integer formulation the three are within 25% of
     each other at the median, ``sum`` the fastest there.
 
+* ``arith`` (Keen's cage; integer formulation, labels ``index + offset``):
+  ``+`` a linear sum, ``*`` ``add_multiplication_equality``, ``-``
+  ``add_abs_equality`` of the difference, ``/`` the larger label equal to the
+  target times the smaller, either way round (a Boolean picks which);
+* ``visible`` (a Towers clue; integer formulation): a Boolean per cell of the
+  line, true exactly when its value exceeds the running maximum before it
+  (``add_max_equality``), their sum equal to the count.
+
+Option ``nary`` chooses, for these n-ary kinds (cages have ``cage``), between
+the ``specialised`` encodings and the ``generic`` decomposition; ``auto``
+(default) takes :data:`AUTO_NARY`, by measurement (``benchmarks/tatham_games.py``:
+on 9x9 Towers of Tatham's hardest grade the specialised encoding took 0.24 s
+at the median, the diagram 0.72 s; on 9x9 Keen both take 0.02-0.03 s).
+
 Options ``workers`` (default 1, for reproducible timing) and ``seed``.
 Enumeration beyond one solution uses a solution callback that stops at the limit.
 
@@ -51,7 +72,7 @@ Limits. CP-SAT does not look at its clock while it loads a model (on an
 empty Latin square of order 150, 10 s of time limit became 36 s and 3.7 GB):
 under a time limit, a model whose load could take longer than the limit
 (:data:`LOAD_S_PER_LITERAL` per cell value) is built and solved in a child
-process killed at the deadline (:mod:`futocp.backends.subproc`), as is every
+process killed at the deadline (:mod:`futocp.procs`), as is every
 solve with a memory limit or ``isolate`` (:func:`~futocp.backends.base.run_limits`);
 building the model checks the deadline too (``unknown``, "time limit of 10 s
 reached while building the model"). A model whose load clearly needs more
@@ -68,21 +89,22 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UnsupportedError
+from ..diagram import Diagram
 from ..model import Model
 from ..propagate import bits
-from ..relations import Relation
+from ..relations import Relation, get_kind
 from ..result import Result, Status
 from .base import KILL_GRACE_S, Backend, Deadline, DeadlinePassed, Option, active_limits
 
 __all__ = ["CpsatBackend", "CpsatFormulation", "INTEGER_ENCODINGS", "BOOLEAN_ENCODINGS",
-           "CAGE_ENCODINGS", "AUTO_CAGE", "label_offset", "LOAD_S_PER_LITERAL",
-           "BYTES_PER_LITERAL"]
+           "CAGE_ENCODINGS", "AUTO_CAGE", "NARY_ENCODINGS", "AUTO_NARY", "label_offset",
+           "nary_generic", "diagram_bools", "LOAD_S_PER_LITERAL", "BYTES_PER_LITERAL"]
 
 LOAD_S_PER_LITERAL = 3e-5
 """Seconds per cell value (``n_cells x n_values``) CP-SAT may spend loading a model
@@ -100,6 +122,13 @@ CAGE_ENCODINGS = ("auto", "sum", "combinations", "both")
 
 AUTO_CAGE = {"integer": "sum", "boolean": "combinations"}
 """What ``cage=auto`` means in each formulation (by measurement)."""
+
+NARY_ENCODINGS = ("auto", "specialised", "generic")
+"""Values of the ``nary`` option (see the module docstring)."""
+
+AUTO_NARY = {"arith": "specialised", "visible": "specialised"}
+"""What ``nary=auto`` means for each kind with a specialised encoding (by measurement,
+``docs/performance.md``); a kind not listed takes its specialised encoding."""
 
 
 @dataclass
@@ -166,6 +195,137 @@ def _int_nonconsecutive(m: Any, model: Model, xs: list[Any], rel: Relation,
     return True
 
 
+def _specialised(rel: Relation, opts: Mapping[str, Any]) -> bool:
+    """Whether option ``nary`` asks for the specialised encoding of ``rel``'s kind."""
+    how = opts.get("nary", "auto")
+    if how == "auto":
+        how = AUTO_NARY.get(rel.kind, "specialised")
+    return bool(how == "specialised")
+
+
+def _int_arith(m: Any, model: Model, xs: list[Any], rel: Relation,
+               opts: Mapping[str, Any]) -> bool:
+    offset = label_offset(model)
+    if offset is None or not _specialised(rel, opts):
+        return False
+    op, target = rel.param_map["op"], rel.param_map["target"]
+    cells = [xs[c] for c in rel.cells]
+    if op == "+":
+        m.add(sum(cells) == target - offset * len(cells))
+    elif op == "*":
+        m.add_multiplication_equality(target, [x + offset for x in cells])
+    elif op == "-":
+        m.add_abs_equality(target, cells[0] - cells[1])
+    else:  # "/": one label is the target times the other (labels index + offset)
+        a, b = cells
+        first = m.new_bool_var(f"div{rel.cells[0]}_{rel.cells[1]}")
+        m.add(a + offset == target * (b + offset)).only_enforce_if(first)
+        m.add(b + offset == target * (a + offset)).only_enforce_if(~first)
+    return True
+
+
+def _int_visible(m: Any, model: Model, xs: list[Any], rel: Relation,
+                 opts: Mapping[str, Any]) -> bool:
+    if not _specialised(rel, opts):
+        return False
+    cells = [xs[c] for c in rel.cells]
+    n = model.n_values
+    seen = [1]  # the first cell is always seen
+    top = cells[0]
+    for i, x in enumerate(cells[1:], 1):
+        b = m.new_bool_var(f"seen{rel.cells[0]}_{rel.cells[-1]}_{i}")
+        m.add(x > top).only_enforce_if(b)
+        m.add(x <= top).only_enforce_if(~b)
+        seen.append(b)
+        if i + 1 < len(cells):
+            nxt = m.new_int_var(0, n - 1, f"top{rel.cells[0]}_{rel.cells[-1]}_{i}")
+            m.add_max_equality(nxt, [top, x])
+            top = nxt
+    m.add(sum(seen) == rel.param_map["count"])
+    return True
+
+
+Literals = Sequence[Mapping[int, Any]]
+"""Per cell of a relation (in its order), value index -> a CP-SAT literal for "the
+cell takes that value", for the values of its list."""
+
+
+def nary_generic(m: Any, model: Model, exprs: Sequence[Any], rel: Relation,
+                 lits: Callable[[], Literals]) -> None:
+    """The generic decomposition of an n-ary relation in CP-SAT: for a kind with an
+    automaton, its diagram (:func:`diagram_bools` on the literals ``lits()`` gives),
+    else ``add_allowed_assignments`` over its table on ``exprs`` (one expression per
+    cell, in the relation's order, taking value indices; an empty table is ``false``).
+
+    (``add_automaton`` over the diagram would do too, but CP-SAT enumerates its
+    internal variables: one solution came out 1,024 times on a 9x9 Towers.)
+
+    Raises:
+        TableTooLarge: a table or diagram past the size guard.
+    """
+    if get_kind(rel.kind).automaton is not None:
+        diagram_bools(m, model.diagram(rel), lits(), f"d{rel.cells[0]}_{rel.cells[-1]}")
+        return
+    rows = model.allowed_tuples(rel)
+    if not rows:
+        m.add_bool_or([])
+        return
+    m.add_allowed_assignments(list(exprs), rows)
+
+
+def _map_each(get: Callable[[int], Mapping[int, Any]], cells: Sequence[int]) -> Literals:
+    """``[get(c) for c in cells]``: the literals of a relation's cells, made when asked."""
+    return [get(c) for c in cells]
+
+
+def diagram_bools(m: Any, d: Diagram, lits: Literals, name: str) -> None:
+    """A layered diagram over value indices as Booleans: one per inner node and per
+    arc; an arc implies its source, its target and its label's literal, a node one
+    of its outgoing and one of its incoming arcs, a value of a cell one of the arcs
+    of its label. Every Boolean is determined by the cells' values (the diagram is
+    deterministic), so enumeration gives each solution once; propagation keeps the
+    labels on a path (generalised arc consistency)."""
+    if d.empty:
+        m.add_bool_or([])
+        return
+    k = d.arity
+    nodes = [[m.new_bool_var(f"{name}n{i}_{j}") for j in range(d.levels[i])]
+             if 0 < i < k else None for i in range(k + 1)]
+
+    def node(i: int, j: int) -> Any:
+        level = nodes[i]
+        return None if level is None else level[j]  # None: the root or the terminal
+
+    outs: list[dict[int, list[Any]]] = [{} for _ in range(k + 1)]
+    ins: list[dict[int, list[Any]]] = [{} for _ in range(k + 1)]
+    for i, arcs in enumerate(d.layers):
+        by_label: dict[int, list[Any]] = {}
+        for a, (s, v, t) in enumerate(arcs):
+            x = lits[i].get(v)
+            if x is None:
+                continue
+            arc = m.new_bool_var(f"{name}a{i}_{a}")
+            for end in (node(i, s), node(i + 1, t), x):
+                if end is not None:
+                    m.add_implication(arc, end)
+            outs[i].setdefault(s, []).append(arc)
+            ins[i + 1].setdefault(t, []).append(arc)
+            by_label.setdefault(v, []).append(arc)
+        for v, x in lits[i].items():
+            m.add_bool_or(by_label.get(v, [])).only_enforce_if(x)
+    for i in range(k + 1):
+        for j in range(d.levels[i]):
+            here = node(i, j)
+            for side in ((outs[i] if i < k else None), (ins[i] if i > 0 else None)):
+                if side is None:
+                    continue
+                arcs_j = side.get(j, [])
+                if here is None:
+                    m.add_bool_or(arcs_j)
+                else:
+                    m.add_bool_or(arcs_j).only_enforce_if(here)
+
+
 def _int_cage(m: Any, model: Model, xs: list[Any], rel: Relation,
               opts: Mapping[str, Any]) -> bool:
     how = opts["cage"]
@@ -208,6 +368,8 @@ INTEGER_ENCODINGS: dict[str, IntEncoder] = {
     "consecutive": _int_consecutive,
     "nonconsecutive": _int_nonconsecutive,
     "cage": _int_cage,
+    "arith": _int_arith,
+    "visible": _int_visible,
 }
 """Specialised encodings of the integer formulation, by relation kind."""
 
@@ -258,7 +420,7 @@ class CpsatBackend(Backend):
     name = "cpsat"
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
-                              "strings", "binary", "alldifferent", "cage"})
+                              "strings", "binary", "nary", "alldifferent"})
     extra = "cpsat"
     own_child = True
     c_extension = True
@@ -271,6 +433,9 @@ class CpsatBackend(Backend):
         Option("cage", str, "auto", CAGE_ENCODINGS,
                "cage encoding: sum, combinations (a selector per label set), both; auto = "
                "sum (integer), combinations (boolean)"),
+        Option("nary", str, "auto", NARY_ENCODINGS,
+               "n-ary kinds with a specialised encoding (arith, visible): specialised, or the "
+               "generic decomposition (table or automaton); auto = by measurement"),
         Option("workers", int, 1, None, "CP-SAT search workers (1 = reproducible timing)"),
         Option("log", bool, False, None, "print the CP-SAT search log"),
     )
@@ -321,18 +486,26 @@ class CpsatBackend(Backend):
                 for v, k in enumerate(count.counts):
                     tick(_BUILDING, len(count.cells))
                     m.add(sum(lits[c, v] for c in count.cells) == k)
+        mapped: dict[int, dict[int, Any]] = {}
+
+        def value_lits(c: int) -> dict[int, Any]:
+            """The Booleans x[c] == v of cell c (``add_map_domain``), made once."""
+            if c not in mapped:
+                bools = [m.new_bool_var(f"m{c}_{v}") for v in range(len(model.values))]
+                m.add_map_domain(xs[c], bools)
+                mapped[c] = {v: bools[v] for v in model.domain(c)}
+            return mapped[c]
+
         for rel in model.relations:
             tick(_BUILDING)
             encoder = INTEGER_ENCODINGS.get(rel.kind)
             if encoder is None or not encoder(m, model, xs, rel, opts):
-                self._check_binary(rel)
-                m.add_allowed_assignments([xs[rel.a], xs[rel.b]], model.allowed_pairs(rel))
+                if get_kind(rel.kind).binary:
+                    m.add_allowed_assignments([xs[rel.a], xs[rel.b]], model.allowed_pairs(rel))
+                else:
+                    nary_generic(m, model, [xs[c] for c in rel.cells], rel,
+                                 functools.partial(_map_each, value_lits, rel.cells))
         return CpsatFormulation(m, xs, "integer")
-
-    @staticmethod
-    def _check_binary(rel: Relation) -> None:
-        if len(rel.cells) != 2:  # an n-ary kind without an encoding: check() refuses it first
-            raise UnsupportedError(f"cpsat has no encoding of the n-ary kind {rel.kind!r}")
 
     @classmethod
     def _compile_boolean(cls, m: Any, model: Model, opts: Mapping[str, Any],
@@ -362,8 +535,11 @@ class CpsatBackend(Backend):
             tick(_BUILDING, 4)
             encoder = BOOLEAN_ENCODINGS.get(rel.kind)
             if encoder is None or not encoder(m, model, lit, rel, opts):
-                cls._check_binary(rel)
-                cls._bool_generic(m, model, lit, rel)
+                if get_kind(rel.kind).binary:
+                    cls._bool_generic(m, model, lit, rel)
+                else:
+                    nary_generic(m, model, [_index_expr(lit[c]) for c in rel.cells], rel,
+                                 functools.partial(_map_each, lit.__getitem__, rel.cells))
         return CpsatFormulation(m, cells, "boolean")
 
     @staticmethod
@@ -395,7 +571,7 @@ class CpsatBackend(Backend):
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
-        from .subproc import run_child
+        from ..procs import run_child
 
         limits = active_limits()
         child = limits.child or (time_limit is not None and model.n_cells * model.n_values
@@ -498,7 +674,7 @@ def _assemble(model: Model, messages: Sequence[Any], limit: int | None,
               time_limit: float | None) -> Result:
     """The Result from what :func:`_cpsat_run` reported (all of it, or what it sent
     before the deadline stopped it)."""
-    from .subproc import read_messages
+    from ..procs import read_messages
 
     phase, stats, solutions, done = read_messages(messages, model.labels_of, _BUILDING)
     code, stopped = done or (None, False)

@@ -57,7 +57,8 @@ checked again before it is returned: by a full recount of its fitness and by
 
 Stats: ``generations`` (loop iterations until a solution; the paper's
 generation count), ``best_fitness`` (≤ 0; 0 at a solution), ``evaluations``,
-``encode_s``, ``solve_s``.
+``encode_s``, ``solve_s``, and ``stopped``: ``found`` (a solution in the
+population), ``generation budget`` (option ``generations``) or ``time limit``.
 
 Example:
     >>> from futocp.families import sudoku
@@ -72,13 +73,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from operator import eq, itemgetter
 from typing import Any
 
-from ..errors import UsageError
 from ..model import Model
 from ..result import Result
 from .anneal import find_partition, missing_labels, model_violations
@@ -244,36 +244,25 @@ class GeneticBackend(Backend):
     counters = ("generations", "best_fitness", "evaluations")
     decided_shortcut = False  # a pure-Python search: nothing to crash
     options = (
-        Option("population", int, 10, None, "population size (paper's grid: 10, 20, 30)"),
+        Option("population", int, 10, None, "population size (paper's grid: 10, 20, 30)",
+               min=1),
         Option("pm", float, 0.03, None,
-               "mutation probability per free cell (paper's grid: 0.03, 0.07)"),
-        Option("pc", float, 0.9, None, "crossover probability per pair (paper's grid: 0.9, 1.0)"),
-        Option("sp", int, 5, None, "selection pressure: tournament size (paper's grid: 5, 10)"),
-        Option("generations", int, 10000, None, "generation cap (paper: 10000)"),
+               "mutation probability per free cell (paper's grid: 0.03, 0.07)", min=0, max=1),
+        Option("pc", float, 0.9, None, "crossover probability per pair (paper's grid: 0.9, 1.0)",
+               min=0, max=1),
+        Option("sp", int, 5, None, "selection pressure: tournament size (paper's grid: 5, 10)",
+               min=1),
+        Option("generations", int, 10000, None, "generation cap (paper: 10000)", min=0),
         Option("mating_pool", int, 0, None,
                "parent pairs per generation (the paper does not state it); "
-               "0 = population // 2 (as many offspring as parents)"),
+               "0 = population // 2 (as many offspring as parents)", min=0),
         Option("partition", int, 0, None,
                "the rows: groups taken cyclically from this group index when disjoint "
-               "from those taken (0 = the rows of a grid board)"),
+               "from those taken (0 = the rows of a grid board)", min=0),
         Option("mutate", str, "all", MUTATE,
                "all: mutate parents and offspring, as the paper prints it; offspring: "
                "spare the parents"),
     )
-
-    @classmethod
-    def parse_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The base checks, plus the ranges: ``population >= 1``, ``0 <= pm, pc <= 1``,
-        ``sp >= 1``, ``generations >= 0``, ``mating_pool >= 0``, ``partition >= 0``."""
-        opts = super().parse_options(options)
-        for key, low in (("population", 1), ("sp", 1), ("generations", 0), ("mating_pool", 0),
-                         ("partition", 0)):
-            if opts[key] < low:
-                raise UsageError(f"option {key}={opts[key]!r}: must be at least {low}")
-        for key in ("pm", "pc"):
-            if not 0 <= opts[key] <= 1:
-                raise UsageError(f"option {key}={opts[key]!r}: must be a probability in [0, 1]")
-        return opts
 
     def compile(self, model: Model, /, **options: Any) -> GeneticProgram:
         """The graph-colouring structure the GA runs on (:class:`GeneticProgram`)."""
@@ -304,8 +293,12 @@ class GeneticBackend(Backend):
             solutions.append(model.labels_of(key))
             if limit is not None and len(solutions) >= limit:
                 break
+        # what ended the loop: a solution, the generation cap, else the deadline
+        stopped = ("found" if best == 0 else "generation budget"
+                   if generations >= options["generations"] else "time limit")
         stats = {"encode_s": encode_s, "solve_s": time.perf_counter() - t1,
-                 "generations": generations, "best_fitness": best, "evaluations": evaluations}
+                 "generations": generations, "best_fitness": best, "evaluations": evaluations,
+                 "stopped": stopped}
         return self.outcome(solutions, False, limit, stats)  # a local search never finishes
 
 

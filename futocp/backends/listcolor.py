@@ -21,11 +21,18 @@ propagates to a fixpoint:
 * partial all-different groups (a cage's cells): a fixed label leaves the
   lists of the group's other cells (no hidden singles: the group need not
   hold every label);
-* cages: the label sets of the right size and sum
-  (:meth:`~futocp.model.Model.combinations`) that still fit -- every cell can
-  take one of their labels, the fixed cells' labels belong to them -- bound
-  every list of the cage, and a label all of them need that fits one cell
-  only is placed there.
+* n-ary relations, from the registry: a kind of :data:`LABEL_SETS` (the
+  specialised encoding of a Killer ``cage``) by its label sets -- the sets of
+  the right size and sum (:meth:`~futocp.model.Model.combinations`) that
+  still fit (every cell can take one of their labels, the fixed cells' labels
+  belong to them) bound every list of the cage, and a label all of them need
+  that fits one cell only is placed there; every other kind (Keen's
+  ``arith``, Towers' ``visible``, a kind registered by a user) by its generic
+  decomposition, the layered decision diagram of its allowed tuples
+  (:meth:`~futocp.model.Model.diagram`, built on every value so that models
+  of one structure share it): each list keeps the labels on a
+  root-to-terminal path of still allowed labels (generalised arc
+  consistency, :func:`futocp.diagram.supports`).
 
 Branching. The plain search takes the cell with the fewest labels left
 (MRV / DSATUR; ties by the static degree -- relations first -- then cell
@@ -112,9 +119,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
+from ..diagram import supports
 from ..errors import UnsupportedError, UsageError
 from ..model import Model
-from ..relations import get_kind
+from ..relations import Relation, get_kind
 from ..result import Result
 from .base import Backend, Deadline, Option
 from .parallel import WORKERS_OPTION, fork_available, run_parallel
@@ -128,9 +136,17 @@ try:  # the same core with 128-bit lists (more than 64 values or cells in a grou
 except ImportError:  # pragma: no cover - depends on the build
     _core_wide = None  # type: ignore[assignment]
 
-__all__ = ["ListcolorBackend", "ListcolorProgram", "compile_program", "make_propagator",
+__all__ = ["ListcolorBackend", "ListcolorProgram", "LABEL_SETS", "compile_program", "make_propagator",
            "make_plain_brancher", "make_lookahead_brancher", "settle", "Child", "Probe",
            "WEIGHTS", "core_available", "core_fallback", "BUILD_HINT"]
+
+LABEL_SETS: dict[str, Callable[[Model, Relation], tuple[int, ...]]] = {
+    "cage": Model.combinations,
+}
+"""n-ary kinds held as label sets (their specialised encoding): ``sets(model, rel)``
+gives the bit sets of values one of which fills the relation's cells exactly
+(their distinctness is their all-different group); every other n-ary kind is
+held as its diagram."""
 
 _CHECK_EVERY = 16  # nodes between two deadline checks
 _ARCS, _PEERS = 2, 4  # a changed cell's binary relations (but less), its partial groups
@@ -159,8 +175,11 @@ class ListcolorProgram:
             but ``less`` that ties it to ``other``: ``support[v]`` is the bit
             set of the values of ``other`` compatible with value ``v`` of the cell.
         distinct: The partial all-different groups (cages), as tuples of internal cells.
-        cages: Per cage, ``(cells, combinations)``: its internal cells and the
-            bit sets of values that may fill it together (right size and sum).
+        cages: Per relation of a :data:`LABEL_SETS` kind (a cage), ``(cells,
+            combinations)``: its internal cells and the bit sets of values
+            that may fill it together (right size and sum).
+        diagrams: Per other n-ary relation, ``(cells, layers, levels)``: its
+            internal cells and its layered decision diagram, labels as bits.
         values: The Model's labels (value index -> label), to write solutions.
         seed: The seed that shuffled the tie-break order (None: the cell order);
             the search shuffles its value order from it too.
@@ -179,6 +198,8 @@ class ListcolorProgram:
     distinct: tuple[tuple[int, ...], ...] = ()
     cages: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
     values: tuple[Any, ...] = ()
+    diagrams: tuple[tuple[tuple[int, ...], tuple[tuple[tuple[int, int, int], ...], ...],
+                          tuple[int, ...]], ...] = ()
     seed: int | None = None
 
     @property
@@ -240,7 +261,7 @@ def _structure(model: Model, seed: int | None) -> dict[str, Any]:
     for rel in model.binary:  # every binary relation; a plain Futoshiki: its inequalities
         degree[rel.a] += 1
         degree[rel.b] += 1
-    for rel in model.cages:
+    for rel in model.nary:
         for c in rel.cells:
             degree[c] += 1
     order = list(range(n))
@@ -284,11 +305,22 @@ def _structure(model: Model, seed: int | None) -> dict[str, Any]:
         dual_groups=tuple(g for g, k in enumerate(counts) if k is None),
         arcs=tuple(map(tuple, arcs)),
         distinct=tuple(tuple(map(at, con.cells)) for con in model.all_different),
-        cages=tuple((tuple(map(at, rel.cells)), tuple(model.combinations(rel)))
-                    for rel in model.cages),
+        cages=tuple((tuple(map(at, rel.cells)), tuple(LABEL_SETS[rel.kind](model, rel)))
+                    for rel in model.nary if rel.kind in LABEL_SETS),
         values=tuple(model.values),
         seed=seed,
+        diagrams=tuple(_diagram(model, rel, at) for rel in model.nary
+                       if rel.kind not in LABEL_SETS),
     )
+
+
+def _diagram(model: Model, rel: Relation, at: Callable[[int], int]
+             ) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, int, int], ...], ...],
+                        tuple[int, ...]]:
+    """``(internal cells, layers, levels)`` of an n-ary relation's diagram on every
+    value (shared by the models of one structure), labels as bits."""
+    d = model.diagram(rel, full=True).relabel(lambda v: 1 << v)
+    return tuple(map(at, rel.cells)), d.layers, d.levels
 
 
 Propagator = Callable[..., bool]
@@ -301,7 +333,8 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
     ``propagate(doms, dual, events, dirty=None, trail=None)`` applies the
     events ``(cell, keep)`` (``doms[cell] &= keep``), revises the count groups
     listed in ``dirty`` (indices into ``prog.groups``; cage ``i`` is
-    ``len(prog.groups) + i``), and everything that implies, in place, and answers
+    ``len(prog.groups) + i``, diagram ``i`` is ``len(prog.groups) +
+    len(prog.cages) + i``), and everything that implies, in place, and answers
     False on a dead end (the lists are then garbage). Every changed cell is
     appended to ``trail`` when one is given. ``counter[0]`` accumulates the
     removed values, ``counter[1]`` the new binary choices (a cell left with
@@ -338,17 +371,22 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
             slots[c].append((j * m, ~(1 << p), gcells[g]))
     n_groups = len(gcells)
     cages = prog.cages
+    diagrams = prog.diagrams
+    first_diagram = n_groups + len(cages)
     # per cell, the groups to revise when it changes: its count groups, then
-    # its cages (numbered after the groups)
+    # its cages and its diagrams (numbered after the groups)
     dirty_of: list[tuple[int, ...]] = [
         tuple(g for g in gs if gcounts[g] is not None) for gs in prog.cell_groups]
     for i, (cells, _) in enumerate(cages):
         for c in cells:
             dirty_of[c] += (n_groups + i,)
+    for i, (cells, _, _) in enumerate(diagrams):
+        for c in cells:
+            dirty_of[c] += (first_diagram + i,)
     # a plain Futoshiki or QWH has nothing of this: its changed cells pay only
     # the ``queued is not None`` test, as before relations were generic
     slow = any(dirty_of) or extra is not None
-    n_dirty = n_groups + len(cages)
+    n_dirty = first_diagram + len(diagrams)
     if counter is None:
         counter = [0, 0]
 
@@ -450,6 +488,17 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
             g = dirty.pop()
             assert queued is not None  # groups to revise exist only in a slow model
             queued[g] = False
+            if g >= first_diagram:  # a diagram: the labels on a path of allowed labels
+                on, layers, levels = diagrams[g - first_diagram]
+                kept = supports(layers, levels, [doms[c] for c in on])
+                if kept is None:
+                    counter[0] += removed
+                    counter[1] += binary
+                    return False
+                for c, keep in zip(on, kept, strict=True):
+                    if doms[c] & ~keep:
+                        events.append((c, keep))
+                continue
             if g >= n_groups:  # a cage: the label sets that still fit
                 cells, combos = cages[g - n_groups]
                 union = fixed = 0
@@ -774,13 +823,14 @@ class ListcolorBackend(Backend):
     name = "listcolor"
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "strings",
-                              "less", "binary", "alldifferent", "cage"})
+                              "less", "binary", "nary", "alldifferent"})
     extra = None
     requires = ()
     counters: ClassVar[tuple[str, ...]] = (
         "nodes", "backtracks", "removed_values", "max_depth", "probes", "failed_literals",
         "dilemma_values")
     count_rank = 0  # the fastest at counting (benchmarks/sudoku.py)
+    cores = ("futocp.backends._listcolor_core", "futocp.backends._listcolor_core_wide")
     max_literals = 4_000_000
     options = (
         Option("lookahead", str, "auto", ("auto", "always", "never"),
@@ -901,7 +951,8 @@ def _native_program(prog: ListcolorProgram) -> Any:
     if _core is None or prog.seed is not None:
         return None
     structure = (prog.groups, prog.counts, prog.cell_groups, prog.succ, prog.pred,
-                 prog.dual_groups, prog.arcs, prog.distinct, prog.cages, prog.cells, prog.values)
+                 prog.dual_groups, prog.arcs, prog.distinct, prog.cages, prog.cells, prog.values,
+                 prog.diagrams)
     hit = _NATIVE.get(id(prog.groups))
     if hit is not None and all(a is b for a, b in zip(hit[0], structure, strict=True)):
         return hit[1] if _native_module(hit[1]) is not None else None
@@ -910,7 +961,7 @@ def _native_program(prog: ListcolorProgram) -> Any:
         return None
     native = module.Program(len(prog.cells), prog.groups, prog.counts, prog.cell_groups,
                             prog.succ, prog.pred, prog.n_values, prog.dual_groups, prog.arcs,
-                            prog.distinct, prog.cages, prog.cells, prog.values)
+                            prog.distinct, prog.cages, prog.cells, prog.values, prog.diagrams)
     if len(_NATIVE) >= _NATIVE_KEPT:
         _NATIVE.clear()
     _NATIVE[id(prog.groups)] = (structure, native)  # holds prog.groups: its id stays its own
@@ -921,7 +972,7 @@ def core_fallback(prog: ListcolorProgram) -> str:
     """Why ``prog`` runs on the pure-Python reference ("": the compiled core takes it).
 
     The core takes every option and every model feature (count groups, ``less``,
-    binary relations, partial all-different groups, cages) but two: a
+    binary relations, partial all-different groups, cages, diagrams) but two: a
     ``seed`` (the value order is shuffled by Python's :mod:`random`, which
     the core does not replay) and lists wider than 128 bits (more than 128
     values, or an all-different group of more than 128 cells). Lists of 65
@@ -1377,5 +1428,5 @@ def settle(prog: ListcolorProgram, propagate: Propagator, doms: list[int], dual:
             if not d & (d - 1):
                 events.extend((x, ~d) for x in cells if x != c)
     dirty = [g for g, counts in enumerate(prog.counts) if counts is not None]
-    dirty += range(len(groups), len(groups) + len(prog.cages))
+    dirty += range(len(groups), len(groups) + len(prog.cages) + len(prog.diagrams))
     return propagate(doms, dual, events, dirty)

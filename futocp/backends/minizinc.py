@@ -16,7 +16,7 @@ the solver is Gecode and its MiniZinc library has no ``fzn_all_different_int``
 rather than the standard library's decompositions; ``library`` runs the file
 as exported. The solver's library is looked up once per process
 (``minizinc --solvers-json`` and ``--config-dirs``). Options ``consistency``
-and ``relations`` are those of :func:`futocp.mzn.to_mzn`.
+``relations`` and ``nary`` are those of :func:`futocp.mzn.to_mzn`.
 
 Stats: MiniZinc's own (``flatTime``, ``solveTime``, ``nodes``, ``failures``,
 ``propagations``... as printed by ``-s``), plus ``encode_s``, ``solve_s`` and
@@ -50,6 +50,7 @@ from ..model import Model
 from ..mzn import (
     CONSISTENCIES,
     GECODE_6_2_REDEFINITIONS,
+    NARY_ENCODINGS,
     RELATION_ENCODINGS,
     parse_mzn_output,
     to_mzn,
@@ -71,7 +72,7 @@ class MinizincBackend(Backend):
     # no "seed": Gecode's default search (what the model asks for) uses no randomness,
     # so a seed would change nothing (tests/test_conformance.py checks declared seeds)
     capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
-                              "strings", "binary", "alldifferent", "cage"})
+                              "strings", "binary", "nary", "alldifferent"})
     extra = None
     counters = ("nodes", "failures", "propagations")
     options = (
@@ -81,6 +82,9 @@ class MinizincBackend(Backend):
         Option("relations", str, "table", RELATION_ENCODINGS,
                "binary relations other than less: a table of allowed pairs, or arithmetic over "
                "labels (abs) for consecutive and nonconsecutive"),
+        Option("nary", str, "generic", NARY_ENCODINGS,
+               "n-ary kinds but cage: the generic decomposition (regular over the diagram, "
+               "or a table), or expressions for arith and visible"),
         Option("globals", str, "auto", ("auto", "library"),
                "auto: map all_different and table to Gecode 6.2's native propagators when its "
                "library lacks the fzn_ redefinitions; library: run the export as written"),
@@ -96,7 +100,8 @@ class MinizincBackend(Backend):
     def compile(self, model: Model, /, **options: Any) -> str:
         """The MiniZinc model text (model and data in one file)."""
         opts = self.parse_options(options)
-        return to_mzn(model, consistency=opts["consistency"], relations=opts["relations"])
+        return to_mzn(model, consistency=opts["consistency"], relations=opts["relations"],
+                      nary=opts["nary"])
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:

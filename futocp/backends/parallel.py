@@ -34,7 +34,6 @@ import bisect
 import contextlib
 import heapq
 import multiprocessing
-import multiprocessing.connection as mp_connection
 import time
 import traceback
 from collections.abc import Callable, Collection, Hashable, Sequence
@@ -43,6 +42,8 @@ from itertools import product
 from typing import Any
 
 from ..errors import SolverError
+from ..procs import Child, fork_available, start, stop_all, wait_any
+from ..propagate import bits
 from .base import Deadline, Option
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "SolveOne",
     "ParallelRun",
     "Share",
+    "Pool",
     "run_parallel",
     "fork_available",
     "restrict",
@@ -69,22 +71,7 @@ SolveOne = Callable[[Any, "int | None", Callable[[], bool]], tuple[list[Any], bo
 
 WORKERS_OPTION = Option("workers", int, 1, None,
                         "processes for the parallel search (seed 004): the tree is split at "
-                        "its first levels into subproblems; 1 = sequential")
-
-
-def bit_indices(mask: int) -> tuple[int, ...]:
-    """The value indices of a bit set, ascending.
-
-    Example:
-        >>> bit_indices(0b1010)
-        (1, 3)
-    """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+                        "its first levels into subproblems; 1 = sequential", min=1)
 
 
 @dataclass
@@ -181,13 +168,11 @@ class _Flag:
         return bool(self._value.value)
 
 
-def _work(wid: int, conn: Any, solve_one: Callable[..., Any], limit: int | None,
-          deadline: Deadline, stop: Any, cancel: Any, share: Share | None) -> None:
-    """A worker process: solve the subproblems the pool sends until it sends
-    None; it dies with the search that started it."""
-    from ..childproc import die_with_parent
-
-    die_with_parent()
+def _work(conn: Any, wid: int, solve_one: Callable[..., Any], limit: int | None,
+          deadline: Deadline, stop: _Flag, cancel: Any, share: tuple[Any, Any] | None) -> None:
+    """A worker process (:func:`futocp.procs.start`): solve the subproblems the pool
+    sends until it sends None."""
+    sharer = None if share is None else Share(wid, conn, *share)
     try:
         while True:
             msg = conn.recv()
@@ -199,20 +184,15 @@ def _work(wid: int, conn: Any, solve_one: Callable[..., Any], limit: int | None,
                 return stop.is_set() or cancel[wid] == task or deadline.expired()
 
             cpu = time.process_time()
-            if share is None:
+            if sharer is None:
                 sols, finished, stats = solve_one(sub, limit, interrupted)
             else:
-                share.start(task, served)
-                sols, finished, stats = solve_one(sub, limit, interrupted, share)
+                sharer.start(task, served)
+                sols, finished, stats = solve_one(sub, limit, interrupted, sharer)
             conn.send(("result", task, sols, finished, stats, time.process_time() - cpu))
     except BaseException:  # noqa: BLE001 -- reported to the parent, which raises
         with contextlib.suppress(BaseException):
             conn.send(("error", -1, traceback.format_exc()))
-
-
-def fork_available() -> bool:
-    """Whether worker processes can be forked here (they inherit the compiled search)."""
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 @dataclass
@@ -274,24 +254,70 @@ class _Book:
                 for s in pieces[pid].solutions]
 
 
-def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[..., Any],
-                 workers: int, limit: int | None, deadline: Deadline, node_key: str = "nodes",
-                 maxima: Collection[str] = (), groups: Sequence[Hashable] | None = None,
-                 keys: Sequence[tuple[Any, ...]] | None = None, ordered: bool = False,
-                 share: bool = False) -> ParallelRun:
-    """Solve ``subproblems`` in ``workers`` forked processes (seed 004's parallel search).
+class _Books:
+    """A run's subproblems: each in its group's :class:`_Book`, those not handed
+    out yet in a heap (search order), and each group's cut (``ordered``)."""
+
+    def __init__(self) -> None:
+        self.pieces: list[_Piece] = []
+        self.groups: dict[Hashable, _Book] = {}
+        self.pending: list[tuple[tuple[Any, ...], int]] = []  # (key, piece id), a heap
+        self.cuts: dict[Hashable, tuple[Any, ...] | None] = {}
+        self.stale: set[Hashable] = set()  # groups whose cut may have moved
+
+    def add(self, key: tuple[Any, ...], group: Hashable, sub: Any) -> None:
+        self.pieces.append(_Piece(key, group, sub))
+        self.groups.setdefault(group, _Book()).add(key, len(self.pieces) - 1)
+        heapq.heappush(self.pending, (key, len(self.pieces) - 1))
+
+    def past_cut(self, pid: int) -> bool:
+        """Whether subproblem ``pid`` no longer matters (it lies past its group's cut)."""
+        piece = self.pieces[pid]
+        cut = self.cuts.get(piece.group)
+        return cut is not None and piece.key > cut
+
+    def done(self, pid: int, solutions: list[Any], finished: bool, ordered: bool) -> None:
+        piece = self.pieces[pid]
+        if ordered and solutions:
+            self.stale.add(piece.group)
+        piece.state, piece.solutions, piece.finished = "done", solutions, finished
+        self.groups[piece.group].found += len(solutions)
+
+    def recut(self, limit: int | None) -> None:
+        for g in self.stale:
+            self.cuts[g] = self.groups[g].cut(self.pieces, limit)
+        self.stale.clear()
+
+    def over(self, limit: int | None, ordered: bool) -> list[Hashable]:
+        """The groups whose answer is known, in subproblem order."""
+        return [g for g, book in self.groups.items() if book.over(self.pieces, limit, ordered)]
+
+    def answer(self, group: Hashable | None, over: bool, limit: int | None) -> list[Any]:
+        """The solutions of ``group`` when ``over``, else of the group with the most."""
+        if over:
+            solutions = self.groups[group].solutions(self.pieces)
+        else:
+            solutions = max((book.solutions(self.pieces) for book in self.groups.values()),
+                            key=len, default=[])
+        return solutions if limit is None else solutions[:limit]
+
+
+@dataclass
+class Pool:
+    """The process pool of the parallel searches (seed 004): ``workers`` forked
+    processes (:func:`futocp.procs.start`) that solve subproblems with ``solve_one``.
 
     ``solve_one(subproblem, limit, interrupted)`` runs in a worker (it is
     inherited by fork, so it may be any closure) and answers ``(solutions,
     finished, stats)``: ``finished`` False when ``interrupted()`` stopped it,
     ``stats`` picklable, numbers summed over subproblems (those named in
-    ``maxima``: their maximum). The pool hands the subproblems out one at a
+    ``maxima``: their maximum). :meth:`run` hands the subproblems out one at a
     time, to whichever worker is free, in the order of ``keys`` (search-order
     keys, compared as tuples; by default the given order). Once the answer is
     known (below), or the deadline passes, the others are told to stop, and
-    any process still running after a short grace is terminated: no process
-    outlives the call, whatever happens (an exception in a worker is raised
-    here as a :class:`SolverError`).
+    any process still running after a short grace is killed: no process
+    outlives the run, whatever happens (an exception in a worker is raised
+    as a :class:`SolverError`).
 
     The answer is known when ``limit`` solutions are in (any ``limit`` of
     them), or every subproblem is finished. With ``ordered``, it is the
@@ -317,6 +343,251 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
     known): that group's solutions are the answer (the first such group in
     subproblem order; without one, the group with the most solutions).
 
+    Example:
+        >>> def solve_one(sub, limit, interrupted):
+        ...     return [sub], True, {"nodes": 1}
+        >>> Pool(solve_one, 2, Deadline(30)).run(["a", "b", "c"]).solutions
+        ['a', 'b', 'c']
+    """
+
+    solve_one: SolveOne | Callable[..., Any]
+    workers: int
+    deadline: Deadline
+    limit: int | None = None
+    ordered: bool = False
+    share: bool = False
+
+    def run(self, subproblems: Sequence[Any], keys: Sequence[tuple[Any, ...]] | None = None,
+            groups: Sequence[Hashable] | None = None, node_key: str = "nodes",
+            maxima: Collection[str] = ()) -> ParallelRun:
+        """Solve ``subproblems`` (search-order ``keys``, portfolio ``groups``: see the
+        class); ``node_key`` names the stat summed per worker.
+
+        Raises:
+            SolverError: a worker failed or died.
+        """
+        if not subproblems:  # nothing to search: over at once
+            return ParallelRun([], True, {}, [0] * self.workers, 0, 0, 0, [0.0] * self.workers)
+        group_of: Sequence[Hashable] = [0] * len(subproblems) if groups is None else groups
+        if len(group_of) != len(subproblems):
+            raise ValueError(f"{len(group_of)} group keys for {len(subproblems)} subproblems")
+        key_of: Sequence[tuple[Any, ...]] = ([(i,) for i in range(len(subproblems))]
+                                             if keys is None else keys)
+        self._begin(node_key, maxima)
+        for sub, group, key in zip(subproblems, group_of, key_of, strict=True):
+            self._books.add(key, group, sub)
+        try:
+            self._start_workers()
+            while self._round():
+                pass
+        finally:
+            self._close()
+        if self._error is not None:
+            raise SolverError(self._error)
+        return ParallelRun(self._books.answer(self._over_group, self._over, self.limit),
+                           self._over, self._stats, self._worker_nodes, len(self._books.pieces),
+                           self._solved, self._shared, self._worker_cpu)
+
+    def _begin(self, node_key: str, maxima: Collection[str]) -> None:
+        """A run's fresh state."""
+        ctx = multiprocessing.get_context("fork")
+        n = self.workers
+        self._node_key, self._maxima = node_key, maxima
+        self._preempt = self.ordered and self.share and self.limit is not None
+        self._books = _Books()
+        self._stop = _Flag(ctx)  # shared with the workers: stop, this task, give work
+        self._cancel = ctx.RawArray("l", [-1] * n)
+        self._ask, self._back = ctx.RawArray("l", n), ctx.RawArray("l", n)
+        self._children: list[Child] = []
+        self._running: dict[int, int] = {}  # worker -> piece id
+        self._idle = list(range(n))
+        self._worker_nodes, self._worker_cpu = [0] * n, [0.0] * n
+        self._stats: dict[str, Any] = {}
+        self._error: str | None = None
+        self._solved = self._shared = 0
+        self._over = False
+        self._over_group: Hashable = None  # the group whose answer is known
+        self._ask_after = 0.0  # after a worker had nothing to give: a short pause
+        self._reserve_after = 0.0  # requests for a part in reserve: one per _RESERVE_S
+        self._asking: int | None = None  # the worker asked for part of its work, not answered
+        self._returning: set[int] = set()  # the workers asked for all their work back
+        self._held: float | None = None  # since when an idle worker waits for an earlier part
+        self._grace_end: float | None = None
+
+    def _start_workers(self) -> None:
+        share = (self._ask, self._back) if self.share else None
+        for w in range(self.workers):
+            self._children.append(start(
+                _work, (w, self.solve_one, self.limit, self.deadline, self._stop, self._cancel,
+                        share), name=f"futocp-worker-{w}", method="fork", duplex=True, daemon=True))
+
+    def _halt(self) -> None:
+        """Tell the workers to stop: they return what they have, within the grace."""
+        self._stop.set()
+        self._grace_end = time.perf_counter() + _GRACE_S
+
+    def _round(self) -> bool:
+        """Hand out work, ask for some, take the workers' messages; False when over."""
+        if self._grace_end is None and self.deadline.expired():
+            self._halt()
+        now = time.perf_counter()
+        self._hand_out(now)
+        for w, pid in self._running.items():  # stop the work past a cut
+            if self._books.past_cut(pid):
+                self._cancel[w] = pid
+        if not self._running:
+            return False
+        if self._grace_end is not None and time.perf_counter() > self._grace_end:
+            return False
+        stopping = self._stop.is_set()
+        if self._preempt and self._books.pending and not stopping:
+            self._take_back()
+        if self._wants_part(stopping) and now >= self._ask_after \
+                and (self._idle or now >= self._reserve_after):
+            # the earliest busy worker, please give the later part of your
+            # work: to an idle worker, or kept in reserve (no wait then)
+            w = min(self._running, key=lambda w: self._books.pieces[self._running[w]].key)
+            self._ask[w] += 1
+            self._asking = w
+            if not self._idle:
+                self._reserve_after = now + _RESERVE_S
+        timeout = 0.05
+        if self._idle and self._wants_part(stopping):
+            timeout = min(timeout, max(0.0, self._ask_after - now))  # ask again then, not later
+        if self._held is not None:
+            timeout = min(timeout, max(0.0, self._held + _HOLD_S - now))
+        ready = wait_any([self._children[w] for w in self._running], timeout)
+        results = self._receive(ready)
+        if self._error is not None:
+            return False
+        self._books.recut(self.limit)
+        if not self._over and results:
+            over = self._books.over(self.limit, self.ordered)
+            if over:  # the answer is known: the others stop and report
+                self._over, self._over_group = True, over[0]
+                self._halt()
+        return True
+
+    def _hand_out(self, now: float) -> None:
+        """Give the earliest pending subproblems to the idle workers, dropping those
+        past a cut."""
+        books = self._books
+        while self._idle and books.pending and not self._stop.is_set():
+            key, pid = books.pending[0]
+            if books.past_cut(pid):
+                heapq.heappop(books.pending)
+                books.pieces[pid].state = "dropped"
+                continue
+            if self._holding(key, now):
+                break
+            heapq.heappop(books.pending)
+            self._held = None
+            w = self._idle.pop(0)
+            books.pieces[pid].state = "active"
+            self._running[w] = pid
+            self._children[w].send((pid, books.pieces[pid].sub, (self._ask[w], self._back[w])))
+        if not (self._idle and books.pending):
+            self._held = None
+
+    def _holding(self, key: tuple[Any, ...], now: float) -> bool:
+        """Whether an idle worker waits (up to ``_HOLD_S``) for the later part of the
+        earliest running subproblem rather than take the one at ``key``: that
+        subproblem has all its part still, maybe most of the tree before the
+        solution, and an idle worker shares it rather than search far ahead."""
+        if not (self._preempt and self._running):
+            return False
+        pieces = self._books.pieces
+        first = pieces[min(self._running.values(), key=lambda p: pieces[p].key)]
+        if first.key < key and not first.cut:
+            if self._held is None:
+                self._held = now
+            return now - self._held < _HOLD_S
+        return False
+
+    def _take_back(self) -> None:
+        """Earlier work waits: a worker on a later part gives it all back."""
+        head = self._books.pending[0][0]
+        for w, pid in self._running.items():
+            if self._books.pieces[pid].key > head and w not in self._returning:
+                self._back[w] += 1
+                self._returning.add(w)
+
+    def _wants_part(self, stopping: bool) -> bool:
+        """Whether a busy worker should be asked for part of its work now: nothing
+        is queued (or an idle worker holds for it) and no request is open."""
+        return (self.share and (not self._books.pending or self._held is not None)
+                and self._asking is None and not stopping)
+
+    def _receive(self, ready: list[Child]) -> bool:
+        """Take the messages of the ready running workers; True when results came."""
+        results = False
+        for w in list(self._running):
+            child = self._children[w]
+            if child not in ready:
+                continue
+            try:
+                msg = child.receive()
+            except (EOFError, OSError):
+                self._error = self._error or f"worker {w} died (exit code {child.join(1.0)})"
+                continue
+            if msg[0] == "error":
+                self._error = self._error or f"worker {w} failed:\n{msg[2]}"
+            elif msg[0] == "give":
+                self._given(w, *msg[1:])
+            else:
+                self._result(w, *msg[1:])
+                results = True
+        return results
+
+    def _given(self, w: int, task: int, key: tuple[Any, ...] | None, sub: Any) -> None:
+        """Worker ``w`` answered a request for part of its work."""
+        if self._asking == w:
+            self._asking = None
+        if key is None:
+            self._ask_after = time.perf_counter() + 0.002
+        else:
+            self._shared += 1
+            self._books.pieces[task].cut = True
+            self._books.add(key, self._books.pieces[task].group, sub)
+
+    def _result(self, w: int, task: int, solutions: list[Any], finished: bool,
+                stats: dict[str, Any], cpu: float) -> None:
+        """Worker ``w`` is done with subproblem ``task``."""
+        self._books.done(task, solutions, finished, self.ordered)
+        self._solved += 1
+        self._worker_nodes[w] += stats.get(self._node_key, 0)
+        self._worker_cpu[w] += cpu
+        for name, value in stats.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                if name in self._maxima:
+                    self._stats[name] = max(self._stats.get(name, value), value)
+                else:
+                    self._stats[name] = self._stats.get(name, 0) + value
+        del self._running[w]
+        self._idle.append(w)
+        self._returning.discard(w)
+        if self._asking == w:
+            self._asking = None  # it will not answer
+
+    def _close(self) -> None:
+        """Stop the workers: what the grace has left to finish, then a kill; reap them."""
+        self._stop.set()
+        for child in self._children:
+            with contextlib.suppress(OSError, ValueError):
+                child.send(None)
+        grace_over = self._grace_end is not None and time.perf_counter() > self._grace_end
+        stop_all(self._children, 0.0 if grace_over else _GRACE_S)
+
+
+def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[..., Any],
+                 workers: int, limit: int | None, deadline: Deadline, node_key: str = "nodes",
+                 maxima: Collection[str] = (), groups: Sequence[Hashable] | None = None,
+                 keys: Sequence[tuple[Any, ...]] | None = None, ordered: bool = False,
+                 share: bool = False) -> ParallelRun:
+    """Solve ``subproblems`` in ``workers`` forked processes (seed 004's parallel
+    search): ``Pool(solve_one, workers, deadline, limit, ordered, share).run(...)``,
+    see :class:`Pool`.
+
     Raises:
         SolverError: a worker failed or died.
 
@@ -334,201 +605,8 @@ def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[...,
         >>> run.finished, run.solutions, run.solved
         (True, [], 2)
     """
-    if not subproblems:  # nothing to search: over at once
-        return ParallelRun([], True, {}, [0] * workers, 0, 0, 0, [0.0] * workers)
-    group_of: Sequence[Hashable] = [0] * len(subproblems) if groups is None else groups
-    if len(group_of) != len(subproblems):
-        raise ValueError(f"{len(group_of)} group keys for {len(subproblems)} subproblems")
-    key_of: Sequence[tuple[Any, ...]] = ([(i,) for i in range(len(subproblems))]
-                                         if keys is None else keys)
-    pieces: list[_Piece] = []
-    books: dict[Hashable, _Book] = {}
-    pending: list[tuple[tuple[Any, ...], int]] = []
-
-    def add(key: tuple[Any, ...], group: Hashable, sub: Any) -> None:
-        pieces.append(_Piece(key, group, sub))
-        books.setdefault(group, _Book()).add(key, len(pieces) - 1)
-        heapq.heappush(pending, (key, len(pieces) - 1))
-
-    for sub, group, key in zip(subproblems, group_of, key_of, strict=True):
-        add(key, group, sub)
-
-    ctx = multiprocessing.get_context("fork")
-    stop = _Flag(ctx)
-    cancel = ctx.RawArray("l", [-1] * workers)
-    ask, back = ctx.RawArray("l", workers), ctx.RawArray("l", workers)
-    conns, procs = [], []
-    for w in range(workers):
-        mine, theirs = ctx.Pipe()
-        conns.append(mine)
-        sharer = Share(w, theirs, ask, back) if share else None
-        procs.append(ctx.Process(target=_work, name=f"futocp-worker-{w}", daemon=True,
-                                 args=(w, theirs, solve_one, limit, deadline, stop, cancel,
-                                       sharer)))
-    running: dict[int, int] = {}  # worker -> piece id
-    idle = list(range(workers))
-    worker_nodes = [0] * workers
-    worker_cpu = [0.0] * workers
-    stats: dict[str, Any] = {}
-    error: str | None = None
-    solved = given_away = 0
-    over_group: Hashable | None = None
-    ask_after = 0.0  # after a worker had nothing to give: a short pause
-    reserve_after = 0.0  # requests for a part in reserve: one per _RESERVE_S
-    asking: int | None = None  # the worker asked for part of its work, not yet answered
-    returning: set[int] = set()  # the workers asked for all their work back
-    held: float | None = None  # since when an idle worker waits for an earlier part
-    preempt = ordered and share and limit is not None
-    grace_end: float | None = None
-    try:
-        for p in procs:
-            p.start()
-        cuts: dict[Hashable, tuple[Any, ...] | None] = {}  # per group (ordered)
-        stale: set[Hashable] = set()  # groups whose cut may have moved
-        while True:
-            if grace_end is None and deadline.expired():
-                stop.set()  # the workers return what they have, within the grace
-                grace_end = time.perf_counter() + _GRACE_S
-            # hand out work, dropping what no longer matters
-            now = time.perf_counter()
-            while idle and pending and not stop.is_set():
-                key, pid = pending[0]
-                piece = pieces[pid]
-                cut = cuts.get(piece.group)
-                if cut is not None and key > cut:
-                    heapq.heappop(pending)
-                    piece.state = "dropped"
-                    continue
-                if preempt and running:
-                    first = pieces[min(running.values(), key=lambda p: pieces[p].key)]
-                    if first.key < key and not first.cut:
-                        # the earliest run has all its part still, maybe most of the
-                        # tree before the solution: an idle worker shares it rather
-                        # than search far ahead (a little wait for it, no longer)
-                        if held is None:
-                            held = now
-                        if now - held < _HOLD_S:
-                            break
-                heapq.heappop(pending)
-                held = None
-                w = idle.pop(0)
-                piece.state = "active"
-                running[w] = pid
-                conns[w].send((pid, piece.sub, (ask[w], back[w])))
-            if not (idle and pending):
-                held = None
-            for w, pid in running.items():  # stop the work past a cut
-                cut = cuts.get(pieces[pid].group)
-                if cut is not None and pieces[pid].key > cut:
-                    cancel[w] = pid
-            if not running:
-                break
-            if grace_end is not None and time.perf_counter() > grace_end:
-                break
-            if preempt and pending and not stop.is_set():
-                # earlier work waits: a worker on a later part gives it all back
-                head = pending[0][0]
-                for w, pid in running.items():
-                    if pieces[pid].key > head and w not in returning:
-                        back[w] += 1
-                        returning.add(w)
-            if share and (not pending or held is not None) and asking is None \
-                    and not stop.is_set() and now >= ask_after \
-                    and (idle or now >= reserve_after):
-                # the earliest busy worker, please give the later part of your
-                # work: to an idle worker, or kept in reserve (no wait then)
-                w = min(running, key=lambda w: pieces[running[w]].key)
-                ask[w] += 1
-                asking = w
-                if not idle:
-                    reserve_after = now + _RESERVE_S
-            timeout = 0.05
-            if share and idle and (not pending or held is not None) and asking is None \
-                    and not stop.is_set():
-                timeout = min(timeout, max(0.0, ask_after - now))  # ask again then, not later
-            if held is not None:
-                timeout = min(timeout, max(0.0, held + _HOLD_S - now))
-            ready = mp_connection.wait([*(conns[w] for w in running), *(procs[w].sentinel
-                                                                       for w in running)],
-                                       timeout=timeout)
-            results = False
-            for w in list(running):
-                if conns[w] not in ready:
-                    if procs[w].sentinel in ready and not conns[w].poll():
-                        error = error or f"worker {w} died (exit code {procs[w].exitcode})"
-                    continue
-                msg = conns[w].recv()
-                if msg[0] == "error":
-                    error = error or f"worker {w} failed:\n{msg[2]}"
-                elif msg[0] == "give":
-                    _, task, key, sub = msg
-                    if asking == w:
-                        asking = None
-                    if key is None:
-                        ask_after = time.perf_counter() + 0.002
-                    else:
-                        given_away += 1
-                        pieces[task].cut = True
-                        add(key, pieces[task].group, sub)
-                else:
-                    _, task, sols, finished, sub_stats, cpu = msg
-                    results = True
-                    piece = pieces[task]
-                    if ordered and sols:
-                        stale.add(piece.group)
-                    piece.state, piece.solutions, piece.finished = "done", sols, finished
-                    books[piece.group].found += len(sols)
-                    solved += 1
-                    worker_nodes[w] += sub_stats.get(node_key, 0)
-                    worker_cpu[w] += cpu
-                    for name, value in sub_stats.items():
-                        if isinstance(value, (int, float)) and not isinstance(value, bool):
-                            if name in maxima:
-                                stats[name] = max(stats.get(name, value), value)
-                            else:
-                                stats[name] = stats.get(name, 0) + value
-                    del running[w]
-                    idle.append(w)
-                    returning.discard(w)
-                    if asking == w:
-                        asking = None  # it will not answer
-            if error is not None:
-                break
-            for g in stale:
-                cuts[g] = books[g].cut(pieces, limit)
-            stale.clear()
-            if over_group is None and results:
-                over = [g for g, book in books.items() if book.over(pieces, limit, ordered)]
-                if over:  # the answer is known: the others stop and report
-                    over_group = over[0]
-                    stop.set()
-                    grace_end = time.perf_counter() + _GRACE_S
-    finally:
-        stop.set()
-        for w in range(workers):
-            with contextlib.suppress(OSError, ValueError):
-                conns[w].send(None)
-        grace_over = grace_end is not None and time.perf_counter() > grace_end
-        end = time.perf_counter() + (0.0 if grace_over else _GRACE_S)
-        for p in procs:
-            if p.pid is not None:
-                p.join(timeout=max(0.0, end - time.perf_counter()))
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-                p.join()
-        for conn in conns:
-            conn.close()
-    if error is not None:
-        raise SolverError(error)
-    if over_group is not None:
-        solutions = books[over_group].solutions(pieces)
-    else:
-        solutions = max((book.solutions(pieces) for book in books.values()), key=len, default=[])
-    if limit is not None:
-        solutions = solutions[:limit]
-    return ParallelRun(solutions, over_group is not None, stats, worker_nodes, len(pieces),
-                       solved, given_away, worker_cpu)
+    return Pool(solve_one, workers, deadline, limit, ordered, share).run(
+        subproblems, keys, groups, node_key, maxima)
 
 
 def restrict(domains: Sequence[int], subproblem: Subproblem) -> list[int]:
@@ -568,4 +646,4 @@ def split_domains(domains: Sequence[int], target: int,
             combos *= domains[cell].bit_count()
     chosen.sort()
     return [tuple(zip(chosen, values, strict=True))
-            for values in product(*(bit_indices(domains[c]) for c in chosen))]
+            for values in product(*(bits(domains[c]) for c in chosen))]

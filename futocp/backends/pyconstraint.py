@@ -25,12 +25,19 @@ and ``Less`` compares indices); a clue cell has a one-value domain.
 * partial AllDifferent (a cage's cells) -> python-constraint's
   ``AllDifferentConstraint`` (the counting constraint assumes the group takes
   every value, which a cage need not);
-* cage -> :func:`cage_constraint` over the cage's admissible label sets
+* n-ary relations, from the registry (:data:`NARY_CONSTRAINTS`, by kind):
+  a cage -> :func:`cage_constraint` over its admissible label sets
   (:meth:`~futocp.model.Model.combinations`): the assigned values must be
   distinct and lie in one set, and the unassigned cells keep only the values
-  of the sets that still fit. python-constraint's ``ExactSumConstraint`` is
+  of the sets that still fit (python-constraint's ``ExactSumConstraint`` is
   not used: the variables hold value indices, not labels, and its sum bounds
-  prune less than the label sets, which also carry the distinctness.
+  prune less than the label sets, which also carry the distinctness); every
+  other kind (Keen's ``arith``, Towers' ``visible``, a kind of one's own) ->
+  its generic decomposition, :func:`table_constraint` over its allowed tuples
+  (:meth:`~futocp.model.Model.allowed_tuples`): the assigned values must
+  agree with a row, and the unassigned cells keep only the values of the
+  rows that still agree. A table past the size guard is refused
+  (:class:`~futocp.relations.TableTooLarge`): this backend is for small boards.
 
 The counting constraint, checked after every assignment, rejects a value used
 more often than its multiplicity, hides a used-up value from the asterism's
@@ -67,7 +74,7 @@ the constraints of the cell just assigned).
 python-constraint has neither a solution limit nor a time limit; this backend
 adds both: it draws at most ``limit`` solutions from ``getSolutionIter()``
 (``exhausted`` is True only when the iterator ended), and with a time limit it
-runs the search in a child process that streams solutions back through a pipe
+runs the search in a child process (:func:`futocp.procs.run_child`) that streams solutions back
 and is killed at the deadline (``unknown`` with none found, ``sat`` with
 ``exhausted`` False otherwise). Without a time limit the search runs in this
 process.
@@ -82,7 +89,6 @@ Example:
 
 from __future__ import annotations
 
-import multiprocessing
 import operator
 import random
 import sys
@@ -91,13 +97,15 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from ..errors import SolverError, UnsupportedError, UsageError
+from ..errors import SolverError, UnsupportedError
 from ..model import Model
+from ..procs import run_child
+from ..procs import start_method as _start_method
 from ..result import Result, Status
 from .base import Backend, Deadline, Option
 
 __all__ = ["PyconstraintBackend", "count_constraint", "support_constraint", "cage_constraint",
-           "SOLVERS"]
+           "table_constraint", "NARY_CONSTRAINTS", "SOLVERS"]
 
 SOLVERS: dict[str, str] = {
     "optimized": "OptimizedBacktrackingSolver",
@@ -267,14 +275,7 @@ def _support_class() -> type:
                 return True
             if other in assignments:
                 return bool(allowed >> assignments[other] & 1)
-            if forwardcheck:
-                dom = domains[other]
-                for x in dom[:]:
-                    if not allowed >> x & 1:
-                        dom.hideValue(x)
-                if not dom:
-                    return False
-            return True
+            return not forwardcheck or _hide_outside(domains[other], allowed)
 
         def preProcess(self, variables: Any, domains: dict, constraints: list,
                        vconstraints: dict) -> None:
@@ -340,11 +341,7 @@ def _cage_class() -> type:
             if free and forwardcheck:
                 allowed = fits & ~used
                 for var in free:
-                    dom = domains[var]
-                    for x in dom[:]:
-                        if not allowed >> x & 1:
-                            dom.hideValue(x)
-                    if not dom:
+                    if not _hide_outside(domains[var], allowed):
                         return False
             return True
 
@@ -360,6 +357,87 @@ def _cage_class() -> type:
                         dom.remove(x)
 
     return CageConstraint
+
+
+def _hide_outside(dom: Any, allowed: int) -> bool:
+    """Hide the values of a python-constraint domain outside the bit set ``allowed``;
+    False when none is left."""
+    for x in dom[:]:
+        if not allowed >> x & 1:
+            dom.hideValue(x)
+    return bool(dom)
+
+
+def _column(rows: Any, i: int) -> int:
+    """The bit set of the values in position ``i`` of the rows."""
+    out = 0
+    for row in rows:
+        out |= 1 << row[i]
+    return out
+
+
+@cache
+def _table_class() -> type:
+    """The table constraint class (defined lazily, like :func:`_count_class`)."""
+    from constraint import Constraint
+
+    class TableConstraint(Constraint):
+        """The variables take the values of one row of a table (tuples of value indices).
+
+        On a partial assignment some row must agree with every assigned value;
+        with forward checking the unassigned variables keep only the values of
+        the rows that still agree.
+        """
+
+        def __init__(self, rows: tuple[tuple[int, ...], ...]) -> None:
+            self._rows = tuple(rows)
+
+        def __call__(self, variables: Any, domains: dict, assignments: dict,
+                     forwardcheck: Any = False) -> bool:
+            fixed = [(i, assignments[var]) for i, var in enumerate(variables)
+                     if var in assignments]
+            live = [row for row in self._rows if all(row[i] == v for i, v in fixed)]
+            if not live:
+                return False
+            if forwardcheck and len(fixed) < len(variables):
+                for i, var in enumerate(variables):
+                    if var not in assignments and not _hide_outside(domains[var],
+                                                                    _column(live, i)):
+                        return False
+            return True
+
+        def preProcess(self, variables: Any, domains: dict, constraints: list,
+                       vconstraints: dict) -> None:
+            for i, var in enumerate(variables):
+                allowed = _column(self._rows, i)
+                dom = domains[var]
+                for x in dom[:]:
+                    if not allowed >> x & 1:
+                        dom.remove(x)
+
+    return TableConstraint
+
+
+def table_constraint(rows: tuple[tuple[int, ...], ...]) -> Any:
+    """A python-constraint ``Constraint``: the variables take the values of one of
+    ``rows`` (as :meth:`futocp.model.Model.allowed_tuples` gives them).
+
+    Example:
+        >>> from constraint import Problem
+        >>> p = Problem()
+        >>> p.addVariables("abc", [0, 1, 2])
+        >>> p.addConstraint(table_constraint(((0, 1, 2), (2, 2, 0))), ["a", "b", "c"])
+        >>> sorted((s["a"], s["b"], s["c"]) for s in p.getSolutions())
+        [(0, 1, 2), (2, 2, 0)]
+    """
+    return _table_class()(rows)
+
+
+NARY_CONSTRAINTS: dict[str, Callable[[Model, Any], Any]] = {
+    "cage": lambda model, rel: cage_constraint(model.combinations(rel)),
+}
+"""The specialised constraints of n-ary kinds, by kind: ``make(model, rel)``; every
+other n-ary kind gets :func:`table_constraint` over its allowed tuples."""
 
 
 def support_constraint(forward: tuple[int, ...], backward: tuple[int, ...]) -> Any:
@@ -496,9 +574,9 @@ def _compile(model: Model, opts: dict[str, Any], seed: int | None = None) -> Any
     for group in model.all_different:
         problem.addConstraint(AllDifferentConstraint(), list(group.cells))
     for rel in model.nary:
-        if rel.kind != "cage":  # check() refuses the model before this
-            raise UnsupportedError(f"backend 'pyconstraint' has no encoding of {rel.kind!r}")
-        problem.addConstraint(cage_constraint(model.combinations(rel)), list(rel.cells))
+        make = NARY_CONSTRAINTS.get(rel.kind)
+        con = make(model, rel) if make is not None else table_constraint(model.allowed_tuples(rel))
+        problem.addConstraint(con, list(rel.cells))
     return problem
 
 
@@ -544,22 +622,29 @@ def _search(model: Model, opts: dict[str, Any], limit: int | None, seed: int | N
     emit(("done", True))
 
 
-def _child(conn: Any, model: Model, opts: dict[str, Any], limit: int | None,
-           seed: int | None) -> None:
-    """Entry point of the search process: stream the messages of :func:`_search`."""
-    from ..childproc import die_with_parent
+def _run_child(method: str, model: Model, options: dict[str, Any], limit: int | None,
+               seed: int | None, time_limit: float, messages: list[tuple[Any, ...]]) -> bool:
+    """Search in a child process killed at the deadline, its messages appended to
+    ``messages``; True when it was killed before it was done."""
+    out = run_child(_searching, (model, options, limit, seed), deadline=Deadline(time_limit),
+                    name="futocp-pyconstraint", method=method)
+    messages.extend(out.messages)
+    if out.crashed:
+        messages.append(("error", f"the search process ended with code {out.exitcode} "
+                                  "before reporting"))
+    elif out.error is not None:
+        messages.append(("error", out.error))
+    return out.timed_out and not any(msg[0] in ("done", "error") for msg in messages)
 
-    die_with_parent()  # never outlive the solve that asked for it
+
+def _searching(emit: Callable[[tuple[Any, ...]], None], model: Model, opts: dict[str, Any],
+               limit: int | None, seed: int | None) -> None:
+    """The search process's call (:func:`~futocp.procs.run_child`): stream the
+    messages of :func:`_search`, and an ``("error", ...)`` message for a failure."""
     try:
-        _search(model, opts, limit, seed, conn.send)
+        _search(model, opts, limit, seed, emit)
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
-
-
-def _start_method() -> str:
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        emit(("error", f"{type(exc).__name__}: {exc}"))
 
 
 class PyconstraintBackend(Backend):
@@ -568,7 +653,7 @@ class PyconstraintBackend(Backend):
     name = "pyconstraint"
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
-                              "strings", "binary", "alldifferent", "cage"})
+                              "strings", "binary", "nary", "alldifferent"})
     extra = "pyconstraint"
     requires = ("constraint",)
     package = "python-constraint2"
@@ -596,7 +681,8 @@ class PyconstraintBackend(Backend):
                "binary relations other than less: the support constraint (bit sets), or "
                "FunctionConstraint over the set of allowed value pairs"),
         Option("forwardcheck", bool, True, None, "forward checking in the backtracking solvers"),
-        Option("steps", int, 1000, None, "minconflicts: most steps before giving up"),
+        Option("steps", int, 1000, None, "minconflicts: most steps before giving up",
+               min=1),
     )
 
     def compile(self, model: Model, /, **options: Any) -> Any:
@@ -611,8 +697,6 @@ class PyconstraintBackend(Backend):
             raise UnsupportedError(f"backend 'pyconstraint' with solver=minconflicts finds one "
                                    f"solution per run and cannot enumerate: use limit=1 "
                                    f"(got {limit}) or another solver")
-        if options["steps"] < 1:
-            raise UsageError(f"option steps={options['steps']}: expected a positive integer")
         t0 = time.perf_counter()
         messages: list[tuple[Any, ...]] = []
         if time_limit is None:
@@ -620,8 +704,7 @@ class PyconstraintBackend(Backend):
             process, timed_out = "inline", False
         else:
             process = _start_method()
-            timed_out = self._run_child(process, model, options, limit, seed, time_limit,
-                                        messages)
+            timed_out = _run_child(process, model, options, limit, seed, time_limit, messages)
         elapsed = time.perf_counter() - t0
 
         encode_s, exhausted, solutions = 0.0, False, []
@@ -649,54 +732,3 @@ class PyconstraintBackend(Backend):
             "timed_out": timed_out,
         }
         return Result(status, solutions, stats, exhausted=exhausted and not timed_out)
-
-    @staticmethod
-    def _run_child(method: str, model: Model, options: dict[str, Any], limit: int | None,
-                   seed: int | None, time_limit: float, messages: list[tuple[Any, ...]]) -> bool:
-        """Search in a child process killed at the deadline; True when it was killed."""
-        ctx: Any = multiprocessing.get_context(method)
-        deadline = Deadline(time_limit)
-        reader, writer = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(writer, model, options, limit, seed),
-                           name="futocp-pyconstraint", daemon=True)
-        proc.start()
-        writer.close()
-        timed_out = False
-
-        def take() -> bool:
-            """Read one message; True when it ends the search."""
-            try:
-                msg = reader.recv()
-            except (EOFError, OSError):
-                proc.join(1.0)
-                msg = ("error", f"the search process ended with code {proc.exitcode} "
-                                "before reporting")
-            messages.append(msg)
-            return msg[0] in ("done", "error")
-
-        try:
-            while True:
-                left = deadline.remaining() or 0.0
-                if left > 0 and reader.poll(left):
-                    if take():
-                        break
-                    continue
-                timed_out = True
-                proc.kill()
-                proc.join()
-                while reader.poll(0):  # what the child sent before it was killed
-                    try:
-                        msg = reader.recv()
-                    except (EOFError, OSError):  # nothing more, or a message cut short
-                        break
-                    messages.append(msg)
-                    if msg[0] in ("done", "error"):
-                        timed_out = False
-                        break
-                break
-        finally:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-            reader.close()
-        return timed_out

@@ -15,7 +15,7 @@ starts from) and runs one of two depth-first searches over it:
   all-different group holds ``c``, no count group already holds ``c`` as often
   as its multiset allows, every binary relation whose other cell holds a value
   is satisfied (the support of :meth:`Model.support`), and every n-ary
-  relation (a cage) whose other cells all hold values holds. A given cell
+  relation (a cage, a Keen cage) whose other cells all hold values holds. A given cell
   accepts only its own value and checks nothing (clue conflicts are caught
   when the Model is built). ``bt`` runs it over full lists (a given cell tries
   1..n like every cell), ``colorfutoshiki`` over seed 000's lists, ``mac`` with
@@ -27,8 +27,9 @@ starts from) and runs one of two depth-first searches over it:
   the cell's domain and propagates: forward checking (``fc``) removes ``c``
   from the unassigned peers, prunes the unassigned ends of the cell's binary
   relations by their support, removes a label from the unassigned cells of a
-  count group once its multiplicity is used up, and narrows the last
-  unassigned cell of an n-ary relation to the values that satisfy it; ``mac``
+  count group once its multiplicity is used up, narrows the last
+  unassigned cell of an n-ary relation to the values that satisfy it (and rejects a
+  value that leaves a relation with no unassigned cell false: one of one cell); ``mac``
   applies the two non-binary rules and then AC-3 from the cell (FIFO queue
   seeded with the arcs pointing at it). A wiped-out domain rejects the value
   at once. A given cell has the domain of its value and propagates nothing
@@ -127,11 +128,11 @@ from typing import Any, ClassVar
 
 from ..errors import UsageError
 from ..model import Model
+from ..propagate import bits as _bits
 from ..relations import Relation
 from ..result import Result
 from .base import Backend, Deadline
 from .parallel import (
-    _GRACE_S,  # noqa: F401 -- the pool's grace, where it used to live
     WORKERS_OPTION,
     ParallelRun,
     Share,
@@ -141,7 +142,6 @@ from .parallel import (
     run_parallel,
     split_domains,
 )
-from .parallel import bit_indices as _bits
 
 __all__ = [
     "ALGORITHMS",
@@ -470,7 +470,8 @@ class _Propagator:
 
     def _nary(self, cell: int, changed: list[int] | None) -> bool:
         """The last unassigned cell of an n-ary relation keeps the values that
-        satisfy it."""
+        satisfy it; a relation with no unassigned cell left (one of a single cell)
+        must hold."""
         prog = self.prog
         doms = self.doms
         val = self.val
@@ -478,6 +479,11 @@ class _Propagator:
         for r in prog.cell_nary[cell]:
             rel = prog.nary[r]
             free = [i for i, x in enumerate(rel.cells) if val[x] < 0]
+            if not free:
+                if not rel.holds([values[val[x]] for x in rel.cells]):
+                    self.empty = cell
+                    return False
+                continue
             if len(free) != 1:
                 continue
             pos = free[0]
@@ -897,7 +903,7 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
     ends = [0] * n
     marks = [0] * n
     entered = [0] * n  # tests done when the current node of each level was entered
-    stack_cands: list[tuple[int, ...]] = [()] * n
+    stack_cands: list[Sequence[int]] = [()] * n
     for k, (v, c) in enumerate(prefix):
         if windows is not None and k >= depth0:  # a level to come back to
             marks[k] = len(trail)
@@ -918,7 +924,7 @@ def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
     check = _CHECK_EVERY_COSTLY
     d = jc
     v = walk[d]
-    cands = (given[v],) if given[v] >= 0 else _bits(doms[v])
+    cands: Sequence[int] = (given[v],) if given[v] >= 0 else _bits(doms[v])
     i, lim = (0, len(cands)) if windows is None else windows[-1]
     if lim < 0:
         lim = len(cands)
@@ -1039,7 +1045,7 @@ class SeedSearchBackend(Backend):
     algorithm: str = ""
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "unsat", "less", "binary", "multiset",
-                              "alldifferent", "strings", "cage"})
+                              "alldifferent", "strings", "nary"})
     counters: ClassVar[tuple[str, ...]] = ("explored_nodes", "removed_values", "assignments",
                                            "backtracks")
     count_rank = None
@@ -1056,8 +1062,6 @@ class SeedSearchBackend(Backend):
         t0 = time.perf_counter()
         deadline = Deadline(time_limit)
         workers = options["workers"]
-        if workers < 1:
-            raise UsageError(f"option workers={workers}: expected at least 1")
         prog = self.compile(model, **options)
         t1 = time.perf_counter()
         extra: dict[str, Any] = {}

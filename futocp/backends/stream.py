@@ -17,7 +17,7 @@ search, reporting through ``emit``:
 The same function runs in this process or, under a memory limit, ``isolate``
 (:func:`~futocp.backends.base.run_limits`), or a time limit shorter than the
 estimated build (:attr:`StreamBackend.load_s_per_literal` per cell value), in a
-child process killed at the deadline (:func:`~futocp.backends.subproc.run_child`):
+child process killed at the deadline (:func:`~futocp.procs.run_child`):
 what it reported before the kill is kept (the solutions of an enumeration cut
 short, the phase it was in).
 
@@ -81,7 +81,7 @@ class StreamBackend(Backend):
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
-        from .subproc import run_child
+        from ..procs import run_child
 
         limits = active_limits()
         child = limits.child or (time_limit is not None and model.n_cells * model.n_values
@@ -117,7 +117,7 @@ def _stream_run(emit: Emit, backend: StreamBackend, model: Model, limit: int | N
 def _assemble(model: Model, messages: Sequence[Any], time_limit: float | None) -> Result:
     """The Result from what :func:`_stream_run` reported (all of it, or what it sent
     before the deadline stopped it)."""
-    from .subproc import read_messages
+    from ..procs import read_messages
 
     phase, stats, solutions, done = read_messages(messages, model.labels_of, BUILDING)
     how, why = done or (None, None)

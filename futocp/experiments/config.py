@@ -47,7 +47,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -56,7 +55,7 @@ from typing import Any
 import yaml
 
 from ..backends import REGISTRY
-from ..errors import FutocpError, InputError
+from ..errors import FutocpError, InputError, closest, did_you_mean
 from ..model import FILTERINGS
 from ..yamlsafe import BoundedLoader
 from .instances import Instance, collection_instances, generated_instances, path_instances
@@ -82,7 +81,8 @@ TOP_KEYS: dict[str, str] = {
     "time_limit": "seconds per run, or null for none; default 60",
     "limit": "solutions per run, null or 'all' for every solution; default 1",
     "filtering": "lists | gac | none, or a list of them to sweep; default lists",
-    "seed": "seed passed to the backends (repetition r gets seed + r); default null",
+    "seed": "seed passed to the backends that use one (repetition r gets seed + r; refused "
+            "when none does); default null",
     "executor": "local | dask; default local",
     "workers": "runs in parallel; default 1 (fair timing)",
     "scheduler": "dask scheduler address (tcp://host:8786); none = a LocalCluster",
@@ -227,8 +227,8 @@ class _Reader:
             if key in out:
                 raise self.error(key_node, f"{what}: key {key!r} appears twice")
             if allowed is not None and key not in allowed:
-                close = difflib.get_close_matches(key, list(allowed), n=1)
-                hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(allowed)}"
+                close = closest(key, allowed)
+                hint = f"did you mean {close!r}?" if close else f"known: {', '.join(allowed)}"
                 where = "" if what == "config" else f"{what}: "
                 raise self.error(key_node, f"{where}unknown key {key!r} ({hint})")
             out[key] = (key_node, value_node)
@@ -377,6 +377,10 @@ def _parse(rd: _Reader, text: str, base: str, default_name: str) -> Config:
             report_metric = rd.scalar(rep["metric"][1], "report.metric", _is_name, "a column name")
 
     backends = _backends(rd, top["backends"][1])
+    if seed is not None and not any("seed" in REGISTRY[b.name].capabilities for b in backends):
+        raise rd.error(top["seed"][0], f"seed: none of the backends "
+                       f"({', '.join(dict.fromkeys(b.name for b in backends))}) takes a seed "
+                       "(their searches do not depend on one); leave it out")
     per_instance = len(filtering) * sum(b.repetitions or repetitions for b in backends)
     instances = _instances(rd, top["instances"][1], base, per_instance)
     runs = len(instances) * per_instance
@@ -436,7 +440,8 @@ def _backends(rd: _Reader, node: yaml.Node) -> list[BackendVariant]:
         name = rd.scalar(name_node, f"{what}.name" if name_node is not item else what, _is_name,
                          "a backend name")
         if name not in REGISTRY:
-            raise rd.error(name_node, f"{what}: unknown backend {name!r} "
+            raise rd.error(name_node, f"{what}: unknown backend {name!r}"
+                                      f"{did_you_mean(name, REGISTRY)} "
                                       f"(known: {', '.join(REGISTRY)})")
         try:
             REGISTRY[name].parse_options(options)
@@ -466,7 +471,11 @@ def _instances(rd: _Reader, node: yaml.Node, base: str, per_instance: int = 1
         if not isinstance(item, yaml.MappingNode):
             raise rd.error(item, f"{what}: expected a mapping with one of "
                                  f"{', '.join(INSTANCE_KEYS)}, got {_kind(item)}")
-        keys = [k for k in INSTANCE_KEYS if k in rd.mapping(item, what, None)]
+        given = rd.mapping(item, what, None)
+        keys = [k for k in INSTANCE_KEYS if k in given]
+        if not keys:  # a misspelt kind (paths:) is named, with the key it may stand for
+            allowed = [k for kind in INSTANCE_KEYS for k in (kind, *INSTANCE_KEYS[kind])]
+            rd.mapping(item, what, tuple(dict.fromkeys(allowed)))
         if len(keys) != 1:
             raise rd.error(item, f"{what}: give exactly one of {', '.join(INSTANCE_KEYS)}")
         kind = keys[0]

@@ -31,7 +31,7 @@ from typing import Any
 
 from .. import formats
 from ..board import Board
-from ..errors import UsageError
+from ..errors import UsageError, did_you_mean
 
 __all__ = ["Instance", "board_hash", "path_instances", "collection_instances",
            "generated_instances"]
@@ -150,7 +150,8 @@ def generated_instances(spec: Mapping[str, Any]) -> list[Instance]:
     known = _generate_keys()
     for key in spec:
         if key not in known:
-            raise UsageError(f"unknown generate key {key!r} (known: {', '.join(known)})")
+            raise UsageError(f"unknown generate key {key!r}{did_you_mean(key, known)} "
+                             f"(known: {', '.join(known)})")
     if "family" not in spec:
         raise UsageError("generate needs a 'family'")
     count = spec.get("count", 1)

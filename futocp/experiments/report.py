@@ -9,8 +9,11 @@ counters (nodes, removed values, conflicts...). :func:`report` writes into
 OUTPUT ``summary.csv``, ``summary.md`` (that table, then the two layouts of
 seed 000: time mean ± std per backend as in its Table 1, counters per backend
 as in its Table 2) and two PNG plots: time against size per backend (log
-scale, error bars = one standard deviation) and a cactus plot (instances
-solved within a time, per backend).
+scale: the median, error bars from the first to the third quartile, so that
+no bar runs below zero) and a cactus plot (instances solved within a time,
+per backend). Every backend has its own colour and marker, the same in every
+plot (:func:`backend_style`). :func:`print_report` shows the tables on a
+terminal, fitted to its width (rich); the Markdown goes to ``summary.md``.
 
 A run *disagrees* when its status or solution count contradicts another run
 on the same instance and limit (the rules of :func:`futocp.crosscheck.disagreements`:
@@ -22,6 +25,7 @@ pandas and matplotlib are imported when these functions are called.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -38,7 +42,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["load", "read_records", "summarize", "report", "plot_time_vs_size", "plot_cactus",
-           "to_markdown", "COUNTER_COLUMNS"]
+           "to_markdown", "print_report", "backend_style", "log_error_bars", "COUNTER_COLUMNS",
+           "COLOURS", "MARKERS"]
 
 #: Counters averaged in the summary, when the backends report them.
 COUNTER_COLUMNS = counter_names()  # every backend's counters (a union over the REGISTRY)
@@ -196,8 +201,12 @@ def summarize(df: pd.DataFrame, by: Sequence[str] = ("family", "size"),
     return out.reset_index(drop=True)
 
 
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def _cell(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if _missing(value):
         return "–"
     if isinstance(value, float):
         return f"{value:.4g}"
@@ -249,7 +258,149 @@ def _wide_tables(summary: pd.DataFrame, by: list[str], metric: str) -> tuple[Any
     return pd.DataFrame(time_rows), counters_df.drop(columns=empty)
 
 
+# --------------------------------------------------------------- terminal
+def _not_solved(row: Any) -> str:
+    """What became of the runs that did not solve: ``2 unknown, 1 error``."""
+    parts = [(row["unknown"], "unknown"), (row["errors"], "error"), (row["wrong"], "wrong"),
+             (row["disagreements"], "disagreeing")]
+    return ", ".join(f"{int(n)} {what}" for n, what in parts if n) or "–"
+
+
+def _count(value: float) -> str:
+    """A mean counter for reading: ``33,140`` rather than ``3.314e+04``."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+
+
+def print_report(summary: pd.DataFrame, console: Any = None) -> None:
+    """The report's tables for a terminal (rich), fitted to its width.
+
+    One table of the runs per group and backend (solved/runs, median and mean ±
+    std of the metric, what became of the other runs) and one of the mean
+    counters, both in long form (a row per group and backend), so that they fit
+    any width; the wide layouts of seed 000 are in ``summary.md``.
+
+    Args:
+        summary: What :func:`report` returned (its ``attrs`` name the grouping
+            columns, the metric and the title).
+        console: A ``rich.console.Console`` (default: a new one on standard output).
+    """
+    rich_console = _need("rich.console")
+    rich_table = _need("rich.table")
+    box = _need("rich.box")
+    console = console if console is not None else rich_console.Console()
+    by = list(summary.attrs.get("by", [c for c in ("family", "size") if c in summary.columns]))
+    metric = summary.attrs.get("metric", "wall_s")
+    show = _ms if metric.endswith("_s") else _cell
+    unit = " (ms)" if metric.endswith("_s") else ""
+    if summary.attrs.get("title"):
+        console.print(summary.attrs["title"], style="bold", markup=False)
+    if summary.attrs.get("headline"):
+        console.print(summary.attrs["headline"], markup=False)
+
+    def table(title: str, headers: list[str], wrap: set[str]) -> Any:
+        t = rich_table.Table(title=title, box=box.SIMPLE_HEAD, title_justify="left",
+                             pad_edge=False)
+        for h in headers:
+            numeric = h not in wrap and h not in by and h != "backend"
+            t.add_column(h, justify="right" if numeric else "left", no_wrap=h not in wrap,
+                         overflow="fold" if h in wrap else "ellipsis")
+        return t
+
+    runs = table(f"Runs per ({', '.join(by)}) and backend; `{metric}`{unit} of the solved runs",
+                 [*by, "backend", "solved", "median", "mean ± std", "not solved"],
+                 {"not solved"})
+    counters = [c for c in COUNTER_COLUMNS if c in summary.columns]
+    means = table("Mean counters per run", [*by, "backend", "counters"], {"counters"})
+    previous = None
+    for _, r in summary.iterrows():
+        key = [_cell(r[c]) for c in by]
+        new_group = previous is not None and key != previous
+        if new_group:
+            runs.add_section()
+            means.add_section()
+        previous = key
+        mean, std = r[f"{metric}_mean"], r[f"{metric}_std"]
+        spread = show(mean) if isinstance(std, float) and math.isnan(std) else \
+            f"{show(mean)} ± {show(std)}"
+        runs.add_row(*key, str(r["label"]), f"{int(r['solved'])}/{int(r['runs'])}",
+                     show(r[f"{metric}_median"]), spread, _not_solved(r))
+        said = [f"{c}={_count(r[c])}" for c in counters if not _missing(r[c])]
+        if said:
+            means.add_row(*key, str(r["label"]), ", ".join(said))
+    console.print(runs)
+    if means.row_count:
+        console.print(means)
+
+
 # ------------------------------------------------------------------ plots
+#: Colours of the series: matplotlib's ten (tab10), then six more. A backend's colour is
+#: COLOURS[i % 16] and its marker MARKERS[i % 13] for its index i in the REGISTRY, so
+#: each registered backend has its own colour and its own marker (and, beyond 16
+#: series, no two share both: 16 and 13 are coprime).
+COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+           "tab:pink", "tab:gray", "tab:olive", "tab:cyan", "black", "darkgoldenrod", "navy",
+           "maroon", "teal", "indigo")
+#: Markers of the series (filled ones, told apart in black and white too).
+MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "h", "p", "d")
+
+
+def _style(index: int) -> dict[str, str]:
+    return {"color": COLOURS[index % len(COLOURS)], "marker": MARKERS[index % len(MARKERS)]}
+
+
+def backend_style(name: str) -> dict[str, str]:
+    """The colour and marker of a backend in every plot: fixed by its place in the
+    REGISTRY, so ``cpsat`` looks the same in every report.
+
+    Example:
+        >>> backend_style("cpsat"), backend_style("auto")
+        ({'color': 'tab:blue', 'marker': 'o'}, {'color': 'darkgoldenrod', 'marker': 'p'})
+    """
+    names = list(REGISTRY)
+    if name not in names:
+        raise UsageError(f"no backend {name!r} (known: {', '.join(names)})")
+    return _style(names.index(name))
+
+
+def _styles(df: pd.DataFrame) -> dict[Any, dict[str, str]]:
+    """The style of each backend label of a plot: a backend's own (:func:`backend_style`)
+    for a label that is its name, or that is the only variant of it; the other labels
+    take styles after the REGISTRY's, so no two labels of a plot share one."""
+    labels = _labels(df)
+    backend_of = (dict(zip(df["label"], df["backend"], strict=True))
+                  if "backend" in df.columns else {})
+    variants: dict[Any, int] = defaultdict(int)
+    for lab in labels:
+        variants[backend_of.get(lab, lab)] += 1
+    names = list(REGISTRY)
+    out: dict[Any, dict[str, str]] = {}
+    for lab in labels:
+        base = lab if lab in REGISTRY else backend_of.get(lab)
+        if base in REGISTRY and (lab == base or variants[base] == 1):
+            out[lab] = _style(names.index(base))
+    free = itertools.count(len(names))  # never a registered backend's style
+    for lab in labels:
+        if lab not in out:
+            out[lab] = _style(next(free))
+    return out
+
+
+def log_error_bars(center: Sequence[float], low: Sequence[float], high: Sequence[float]
+                   ) -> list[list[float]]:
+    """Asymmetric ``yerr`` for matplotlib on a log axis: from ``low`` to ``high`` around
+    ``center``, the lower end kept above zero (at least a thousandth of the centre),
+    so that no bar runs off the bottom of the axis.
+
+    Example:
+        >>> log_error_bars([2.0], [0.0], [3.0])
+        [[1.998], [1.0]]
+    """
+    lower = [c - max(lo, c / 1000) if c > 0 else 0.0
+             for c, lo in zip(center, low, strict=True)]
+    upper = [max(hi - c, 0.0) for c, hi in zip(center, high, strict=True)]
+    return [lower, upper]
+
+
 def _figure(width: float = 7.0, height: float = 4.5) -> tuple[Any, Any]:
     """A headless matplotlib figure (Agg canvas; pyplot and its global state are not used)."""
     figure_mod = _need("matplotlib.figure")
@@ -271,39 +422,50 @@ def _integer_axis(axis: Any) -> None:
     axis.set_major_locator(ticker.MaxNLocator(integer=True))
 
 
+#: Line styles and marker fills of the families of one plot (a backend keeps its colour
+#: and marker in each).
+_FAMILY_LINES = ("-", "--", ":", "-.")
+_FAMILY_FILLS = ("full", "none", "left", "bottom")
+
+
 def plot_time_vs_size(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
-    """Mean ``metric`` of the solved runs against ``size``: one series per backend label
-    and family (two families of one size are never merged into one point). With a
-    single size there is no line to draw: the series are points side by side."""
+    """Median ``metric`` of the solved runs against ``size``, bars from the first to the
+    third quartile (never below zero on the log axis): one series per backend label and
+    family (two families of one size are never merged into one point; a family has
+    its line style and marker fill, a backend its colour and marker). With a single
+    size there is no line to draw: the series are points side by side."""
     fig, ax = _figure()
     solved = df[df["solved"]]
     families = _order(df["family"]) if "family" in df.columns else [None]
+    styles = _styles(df)
     series = []
     for lab in _labels(df):
-        for fam in families:
+        for f, fam in enumerate(families):
             rows = solved[solved["label"] == lab]
             if fam is not None:
                 rows = rows[rows["family"] == fam]
-            stats = rows.groupby("size")[metric].agg(["mean", "std"]).sort_index()
+            times = rows.groupby("size")[metric]
+            stats = times.quantile([0.25, 0.5, 0.75]).unstack().sort_index()
+            stats = stats[stats[0.5] > 0]  # a log axis shows no zero
             if not stats.empty:
                 name = lab if len(families) == 1 else f"{lab} ({fam})"
-                series.append((name, stats))
-    sizes = sorted({s for _, stats in series for s in stats.index})
+                style = {**styles[lab], "fillstyle": _FAMILY_FILLS[f % len(_FAMILY_FILLS)]}
+                series.append((name, stats, style, _FAMILY_LINES[f % len(_FAMILY_LINES)]))
+    sizes = sorted({s for _, stats, _, _ in series for s in stats.index})
+    for k, (name, stats, style, line) in enumerate(series):
+        xs = [k] if len(sizes) <= 1 else list(stats.index)
+        ax.errorbar(xs, stats[0.5], yerr=log_error_bars(stats[0.5], stats[0.25], stats[0.75]),
+                    linestyle=line if len(stats) > 1 and len(sizes) > 1 else "none",
+                    capsize=3, label=name, **style)
     if len(sizes) <= 1:
-        for k, (name, stats) in enumerate(series):
-            ax.errorbar([k], stats["mean"], yerr=stats["std"].fillna(0.0), marker="o",
-                        linestyle="none", capsize=3, label=name)
-        ax.set_xticks(range(len(series)), [name for name, _ in series], rotation=30,
+        ax.set_xticks(range(len(series)), [name for name, *_ in series], rotation=30,
                       ha="right")
         ax.set_xlabel(f"backend (size n = {sizes[0]})" if sizes else "backend")
     else:
-        for name, stats in series:
-            ax.errorbar(stats.index, stats["mean"], yerr=stats["std"].fillna(0.0), marker="o",
-                        linestyle="-" if len(stats) > 1 else "none", capsize=3, label=name)
         ax.set_xlabel("size (n)")
         _integer_axis(ax.xaxis)
     ax.set_yscale("log")
-    ax.set_ylabel(f"{_unit(metric)}, solved runs; bars = 1 std")
+    ax.set_ylabel(f"median {_unit(metric)}, solved runs; bars = quartiles")
     ax.set_title("time against size")
     ax.grid(True, which="both", alpha=0.3)
     _legend_outside(ax)
@@ -331,12 +493,14 @@ def plot_cactus(df: pd.DataFrame, path: str, metric: str = "wall_s") -> str:
     """Instances solved within a time, per backend label (the median over repetitions)."""
     fig, ax = _figure()
     solved = df[df["solved"]]
+    styles = _styles(df)
     for lab in _labels(df):
         g = solved[solved["label"] == lab]
         times = g.groupby(["instance_hash", "filtering"])[metric].median().sort_values()
         if times.empty:
             continue
-        ax.step([times.iloc[0], *times], range(len(times) + 1), where="post", label=lab)
+        ax.step([times.iloc[0], *times], range(len(times) + 1), where="post", label=lab,
+                markevery=max(1, len(times) // 8), **styles[lab])
     ax.set_xscale("log")
     ax.set_xlabel(_unit(metric))
     ax.set_ylabel("instances solved")
@@ -421,6 +585,7 @@ def report(output: str | os.PathLike[str], by: Sequence[str] | str | None = None
         parts += ["", "## Mean counters per backend (seed 000, Table 2 layout)", "",
                   to_markdown(counter_table)]
     atomic_write(files["summary.md"], "\n".join(parts) + "\n")
+    summary.attrs.update(by=by, metric=metric, title=parts[0].lstrip("# "), headline=parts[2])
     if "size" in df.columns:
         plot_time_vs_size(df, files["time_vs_size.png"], metric)
     else:

@@ -48,7 +48,8 @@ from importlib import metadata
 from typing import Any
 
 from ..backends import REGISTRY, get_backend, solver_packages
-from ..errors import FutocpError, ResourceError, UnsupportedError, UsageError
+from ..backends.base import seed_for
+from ..errors import FutocpError, ResourceError, ServiceUnavailable, UnsupportedError, UsageError
 from ..model import build_model
 from ..records import RunRecord
 from ..result import Result
@@ -139,8 +140,8 @@ def solve_run(task: Mapping[str, Any]) -> dict[str, Any]:
 
         def attempt(limit_s: float | None) -> Result:
             return backend.solve(model, limit=task["limit"], time_limit=limit_s,
-                                 seed=task["seed"], memory_limit=task.get("memory_limit"),
-                                 **dict(task["options"]))
+                                 memory_limit=task.get("memory_limit"),
+                                 seed=seed_for(backend, task["seed"]), **dict(task["options"]))
 
         try:
             result = attempt(time_limit)
@@ -289,6 +290,44 @@ def _output_lock(folder: str) -> Iterator[None]:
 
 
 # ------------------------------------------------------------ executors
+def _probe_scheduler(address: str) -> None:
+    """Fail at once when nothing listens at a TCP (or TLS) scheduler address.
+
+    Dask's ``Client`` retries a refused connection until its timeout; a refusal
+    or an unknown host is certain at the first try, so it is reported then (a
+    silent host still costs :data:`CONNECT_TIMEOUT`). Other schemes are left to
+    Dask.
+
+    Raises:
+        ServiceUnavailable: the connection was refused, the host is unknown, or
+            nothing answered within :data:`CONNECT_TIMEOUT` seconds.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in ("tcp", "tls"):
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError):
+        return  # not a host:port: Dask says what is wrong with it
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
+            pass
+    except ConnectionRefusedError:
+        raise ServiceUnavailable(f"cannot reach the Dask scheduler {address}: nothing listens "
+                                 f"on {host} port {port} (connection refused)") from None
+    except socket.gaierror as exc:
+        raise ServiceUnavailable(f"cannot reach the Dask scheduler {address}: unknown host "
+                                 f"{host!r} ({exc.strerror or exc})") from None
+    except TimeoutError:
+        raise ServiceUnavailable(f"cannot reach the Dask scheduler {address}: no answer within "
+                                 f"{CONNECT_TIMEOUT} s") from None
+    except OSError as exc:
+        raise ServiceUnavailable(f"cannot reach the Dask scheduler {address}: "
+                                 f"{exc.strerror or exc}") from None
+
+
 @contextlib.contextmanager
 def _executor(config: Config, workers: int) -> Iterator[cf.Executor]:
     """Threads supervising local processes, or a Dask cluster's executor."""
@@ -303,11 +342,12 @@ def _executor(config: Config, workers: int) -> Iterator[cf.Executor]:
         raise UsageError("executor: dask needs dask.distributed; install it with: "
                          "pip install 'futocp[experiments]'") from None
     if config.scheduler:
+        _probe_scheduler(config.scheduler)
         try:
             client = Client(config.scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
-            raise ResourceError(f"cannot reach the Dask scheduler {config.scheduler} within "
-                                f"{CONNECT_TIMEOUT} s: {str(exc)[:200]}") from None
+            raise ServiceUnavailable(f"cannot reach the Dask scheduler {config.scheduler} within "
+                                     f"{CONNECT_TIMEOUT} s: {str(exc)[:200]}") from None
         cluster = None
     else:
         import logging

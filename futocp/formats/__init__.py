@@ -26,22 +26,24 @@ from ..errors import InputError, UsageError
 from .base import Format, atomic_write
 from .document import JSON, YAML
 from .jigsaw import JIGSAW
-from .limits import MAX_FILE_BYTES, decode_text, strip_bom
+from .keen import KEEN
+from .limits import MAX_FILE_BYTES, decode_text, empty, strip_bom
 from .qwh import DZN, PLS
+from .solo import SOLO
 from .sudoku import SUDOKU
 from .tatham import TATHAM
 from .text import TEXT
+from .towers import TOWERS
 
-__all__ = ["FORMATS", "Format", "detect", "loads", "loads_many", "read", "read_many",
-           "dumps", "write", "format_solution"]
+__all__ = ["FORMATS", "COLLECTION_FORMATS", "Format", "detect", "loads", "loads_many", "read",
+           "read_many", "read_text", "dumps", "write", "format_solution", "STDIN"]
 
-FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, PLS, DZN, JIGSAW,
-                                                       SUDOKU)}
+FORMATS: dict[str, Format] = {f.name: f for f in (JSON, YAML, TEXT, TATHAM, KEEN, TOWERS, SOLO,
+                                                       PLS, DZN, JIGSAW, SUDOKU)}
 
-
-def _register(*formats: Format) -> None:
-    for fmt in formats:
-        FORMATS[fmt.name] = fmt
+COLLECTION_FORMATS = ("sudoku", "tatham", "keen", "towers", "solo", "jigsaw")
+"""The formats of one puzzle a line (a file of several is a collection), in the
+order ``--puzzle TEXT`` tries their sniffs when no ``--format`` is given."""
 
 
 def _get(name: str) -> Format:
@@ -78,7 +80,8 @@ def detect(path: str | os.PathLike[str] | None, text: str | None = None) -> str:
     unknown extensions.
 
     Raises:
-        InputError: when neither the extension nor the content tells.
+        InputError: when neither the extension nor the content tells, or the
+            content is empty (or only comments).
     """
     name = os.fspath(path) if path else None
     if name and name != STDIN:
@@ -86,8 +89,12 @@ def detect(path: str | os.PathLike[str] | None, text: str | None = None) -> str:
         if fmt is not None:
             return fmt.name
     generic = name is not None and name.lower().endswith(GENERIC_EXTENSIONS)
+    where = "<stdin>" if name == STDIN else (name or "<string>")
     if text is not None:
         text = strip_bom(text)
+        nothing = empty(where, text)
+        if nothing is not None:
+            raise nothing
         if generic and FORMATS["text"].sniff(text):
             return "text"
         for fmt in FORMATS.values():
@@ -95,7 +102,6 @@ def detect(path: str | os.PathLike[str] | None, text: str | None = None) -> str:
                 return fmt.name
     if generic:
         return "text"
-    where = "<stdin>" if name == STDIN else (name or "<string>")
     raise InputError("cannot tell the format; name it with --format "
                      f"({', '.join(FORMATS)})", where)
 
@@ -122,7 +128,7 @@ def loads_many(text: str, format: str | None = None, source: str = "<string>") -
     name = format or detect(None if source == "<string>" else source, text)
     boards = _call(_get(name), text, source)
     if not boards:
-        raise InputError("no instance in the file", source)
+        raise empty(source, text) or InputError("no instance in the file", source)
     return boards
 
 
@@ -131,26 +137,56 @@ def loads(text: str, format: str | None = None, source: str = "<string>") -> Boa
     return loads_many(text, format, source)[0]
 
 
-def _read_text(path: str | os.PathLike[str]) -> str:
-    """The text of a file (``-``: standard input), at most MAX_FILE_BYTES, UTF-8."""
+def read_text(path: str | os.PathLike[str], max_bytes: int | None = MAX_FILE_BYTES) -> str:
+    """The text of a file (``-``: standard input), UTF-8 with or without a byte-order mark.
+
+    Every reader of futocp takes its text from here (instance files, and the
+    command line's other inputs: a solver's answer, a formula, a player's entries).
+
+    Args:
+        path: The file, or ``-`` for standard input.
+        max_bytes: The most bytes read (default :data:`~futocp.formats.limits.MAX_FILE_BYTES`;
+            None: no limit).
+
+    Raises:
+        InputError: naming the file: missing, a directory, unreadable, too large, or
+            not UTF-8 (with the line and column of the first bad byte).
+    """
     name = os.fspath(path)
     if name == STDIN:
-        return decode_text(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "<stdin>")
+        return _stdin_text(max_bytes)
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+            data = fh.read() if max_bytes is None else fh.read(max_bytes + 1)
     except FileNotFoundError:
         raise InputError("no such file", name) from None
     except IsADirectoryError:
         raise InputError("is a directory, not an instance file", name) from None
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), name) from None
-    return decode_text(data, name)
+    return decode_text(data, name, max_bytes)
+
+
+def _stdin_text(max_bytes: int | None) -> str:
+    """Standard input's text: its bytes decoded as a file's are, or the text of a
+    stream without bytes underneath (``io.StringIO``)."""
+    stream = sys.stdin
+    if stream is None:
+        raise InputError("there is no standard input to read", "<stdin>")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        return decode_text(buffer.read() if max_bytes is None else buffer.read(max_bytes + 1),
+                           "<stdin>", max_bytes)
+    text = stream.read() if max_bytes is None else stream.read(max_bytes + 1)
+    if max_bytes is not None and len(text.encode("utf-8")) > max_bytes:
+        raise InputError(f"the input is larger than {max_bytes / 2**20:g} MiB, the most futocp "
+                         "reads", "<stdin>")
+    return strip_bom(text)
 
 
 def read_many(path: str | os.PathLike[str], format: str | None = None) -> list[Board]:
     """Every board in a file (``-`` reads standard input)."""
-    text = _read_text(path)
+    text = read_text(path)
     name = os.fspath(path)
     source = "<stdin>" if name == STDIN else name
     fmt = format or detect(name, text)

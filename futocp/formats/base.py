@@ -1,23 +1,38 @@
 """The Format record each format module declares, and the atomic writer.
 
+A line format's ``sniff`` looks at the first :data:`SNIFF_SAMPLE` puzzles and
+says yes when :func:`mostly` (more than half) they are its own: a collection with one bad line
+is still read by its reader, which then names that line and what is wrong
+with it, instead of another format's reader blaming a good line.
+
 Example:
     >>> fmt = Format("demo", (".demo",), loads=lambda text, source: [], dumps=str)
     >>> fmt.name, fmt.sniff("anything")
     ('demo', False)
+    >>> list(content_lines("# two\\n\\n  1 2\\n3\\n"))
+    [(3, '1 2'), (4, '3')]
+    >>> mostly(["ok", "ok", "bad"], lambda x: x == "ok"), mostly(["ok", "bad"], lambda x: x == "ok")
+    (True, False)
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..board import Board
 from ..errors import UsageError
 
-__all__ = ["Format", "atomic_write"]
+__all__ = ["Format", "atomic_write", "content_lines", "mostly", "SNIFF_SAMPLE"]
+
+SNIFF_SAMPLE = 50
+"""How many puzzles (lines, or pairs of fields) a line format's ``sniff`` looks at."""
+
+T = TypeVar("T")
 
 
 def _never(text: str) -> bool:
@@ -43,6 +58,28 @@ class Format:
     dumps: Callable[[Board], str]
     sniff: Callable[[str], bool] = _never
     solution: Callable[[Board, Sequence[Any]], str] | None = None
+
+
+def content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(1-based line number, stripped line)`` of the lines of a line format that
+    hold something: not blank, not a ``#`` comment."""
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield number, line
+
+
+def mostly(items: Iterable[T], ok: Callable[[T], bool], sample: int = SNIFF_SAMPLE) -> bool:
+    """True when more than half of the first ``sample`` items are ``ok``.
+
+    A sniff by majority: a file of puzzles of one format, one of them broken, is
+    still that format's, and its reader names the broken one.
+    """
+    seen = good = 0
+    for item in itertools.islice(items, sample):
+        seen += 1
+        good += bool(ok(item))
+    return 2 * good > seen
 
 
 def _umask() -> int:

@@ -32,7 +32,7 @@ from ..board import Board
 from ..errors import BoardError, InputError
 from ..yamlsafe import BoundedLoader
 from .base import Format
-from .limits import MAX_DEPTH, MAX_INT_DIGITS, excerpt
+from .limits import MAX_DEPTH, MAX_INT_DIGITS, empty, excerpt
 from .limits import clip as _clip
 from .schema import Path, SchemaError, from_data, to_data
 
@@ -182,7 +182,9 @@ def _loads_json(text: str, source: str) -> list[Board]:
     try:
         doc = json.loads(text, parse_int=_parse_int, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", source, exc.lineno, exc.colno) from None
+        nothing = empty(source, text) if not text.strip() else None
+        why = nothing.message if nothing is not None else exc.msg
+        raise InputError(f"invalid JSON: {why}", source, exc.lineno, exc.colno) from None
     except _DuplicateKey as exc:
         found = list(re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text))
         at = _position(text, found[1].start()) if len(found) > 1 else (None, None)
@@ -278,6 +280,10 @@ def _loads_yaml(text: str, source: str) -> list[Board]:
         raise InputError(f"invalid YAML: {problem}", source) from None
     except ValueError as exc:  # a constructor's own refusal (a date out of range...)
         raise InputError(f"invalid YAML: {_clip(str(exc))}", source) from None
+    if doc is None:
+        nothing = empty(source, text)
+        if nothing is not None:
+            raise nothing
     return [_board(doc, text, source)]
 
 

@@ -14,7 +14,7 @@ Example:
     >>> JIGSAW.loads("1....... AABBAABB\\n", "x")
     Traceback (most recent call last):
     ...
-    futocp.errors.InputError: x:1:9: the givens have 8 characters; a jigsaw line has n*n (16, 25, 36...)
+    futocp.errors.InputError: x:1:9: the givens have 8 characters; a jigsaw line has n*n (9 for 3x3)
     >>> b = JIGSAW.loads("1..4..3..2..4... AABBAABBCCDDCCDD\\n", "x")[0]
     >>> b.kind, b.param_map["regions"][0], b.clue_map[3]
     ('jigsaw', ('A', 'A', 'B', 'B'), 4)
@@ -35,9 +35,9 @@ from typing import Any
 from ..board import Board
 from ..errors import BoardError, InputError, UsageError
 from ..families import family
-from .base import Format
+from .base import SNIFF_SAMPLE, Format, content_lines, mostly
 from .limits import MAX_INSTANCES, Collection, clip
-from .sudoku import MAX_SIDE, decode_label, encode_label
+from .sudoku import MAX_SIDE, decode_label, encode_label, square_hint
 
 __all__ = ["JIGSAW"]
 
@@ -70,9 +70,8 @@ def _fields(text: str, source: str) -> list[tuple[int, int, str]]:
 def _side(number: int, col: int, field: str, what: str, source: str) -> int:
     n = math.isqrt(len(field))
     if n * n != len(field) or n < 2 or n > MAX_SIDE:
-        raise InputError(f"the {what} have {len(field)} characters; a jigsaw line has n*n "
-                         f"(16, 25, 36... up to {MAX_SIDE * MAX_SIDE})", source, number,
-                         col + len(field) + 1)
+        raise InputError(f"the {what} have {len(field)} characters; a jigsaw line has "
+                         f"{square_hint(len(field))}", source, number, col + len(field) + 1)
     return n
 
 
@@ -105,8 +104,7 @@ def _puzzle(givens: tuple[int, int, str], regions: tuple[int, int, str], source:
 
 def _loads(text: str, source: str) -> list[Board]:
     seen = Collection(source)
-    seen.precount(i for i, raw in enumerate(text.splitlines(), 1)
-                  if raw.strip() and not raw.lstrip().startswith("#"))  # a bound: 1 or 2 a puzzle
+    seen.precount(number for number, _ in content_lines(text))  # a bound: 1 or 2 a puzzle
     fields = _fields(text, source)
     if len(fields) % 2:
         number, col, field = fields[-1]
@@ -162,19 +160,19 @@ def _solution(board: Board, values: Sequence[Any]) -> str:
     return _line(values)
 
 
-def _sniff(text: str) -> bool:
-    fields = [f for _, _, f in itertools.islice(_content(text), 100)]
-    if not fields or len(fields) % 2:
+def _is_puzzle(pair: tuple[str, str]) -> bool:
+    givens, regions = pair
+    n = math.isqrt(len(givens))
+    if n * n != len(givens) or n < 2 or len(regions) != len(givens):
         return False
-    for givens, regions in zip(fields[::2], fields[1::2], strict=True):
-        n = math.isqrt(len(givens))
-        if n * n != len(givens) or n < 2 or len(regions) != len(givens):
-            return False
-        if any(v is not None and not 1 <= v <= n for v in map(decode_label, givens)):
-            return False
-        if set(Counter(regions).values()) != {n} or len(set(regions)) != n:
-            return False
-    return True
+    if any(v is not None and not 1 <= v <= n for v in map(decode_label, givens)):
+        return False
+    return set(Counter(regions).values()) == {n} and len(set(regions)) == n
+
+
+def _sniff(text: str) -> bool:
+    fields = [f for _, _, f in itertools.islice(_content(text), 2 * SNIFF_SAMPLE)]
+    return mostly(zip(fields[::2], fields[1::2], strict=False), _is_puzzle)  # a lone field: no pair
 
 
 JIGSAW = Format("jigsaw", (".jigsaw",), _loads, _dumps, _sniff, _solution)

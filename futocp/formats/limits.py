@@ -35,8 +35,9 @@ from typing import Any
 from ..errors import InputError
 from ..families import MAX_GRID
 from ..yamlsafe import MAX_DEPTH, MAX_INT_DIGITS
+from .base import content_lines
 
-__all__ = ["decode_text", "strip_bom", "excerpt", "clip", "int_token", "is_ascii_digits",
+__all__ = ["decode_text", "strip_bom", "excerpt", "clip", "int_token", "is_ascii_digits", "empty",
            "check_side", "bad_number", "bad_param",
            "Collection", "MAX_FILE_BYTES", "MAX_CELLS", "MAX_GRID", "MAX_DEPTH", "MAX_INT_DIGITS",
            "MAX_INSTANCES", "MAX_CLUES"]
@@ -107,6 +108,30 @@ def _short_repr(value: Any, limit: int) -> str:
     complete = walk(value, 0)
     text = "".join(out)
     return text if complete and len(text) <= limit else text[:limit] + "..."
+
+
+_NOT_FILES = ("<stdin>", "<puzzle>", "<string>")
+
+
+def empty(source: str, text: str) -> InputError | None:
+    """The error for a text that holds no puzzle at all, or None.
+
+    A blank text is empty ("the file is empty", or "the input is empty" for
+    standard input, ``--puzzle`` and strings); one of ``#`` comments only holds
+    no puzzle.
+
+    Example:
+        >>> str(empty("<stdin>", " \\n")), str(empty("a.txt", "# notes\\n"))
+        ('<stdin>: the input is empty', 'a.txt: only comments, no puzzle')
+        >>> empty("a.txt", "1") is None
+        True
+    """
+    if not text.strip():
+        what = "input" if source in _NOT_FILES else "file"
+        return InputError(f"the {what} is empty", source)
+    if next(content_lines(text), None) is None:
+        return InputError("only comments, no puzzle", source)
+    return None
 
 
 MAX_MESSAGE = 300
@@ -199,15 +224,21 @@ def check_side(n: int, source: str, line: int | None = None, column: int | None 
     return n
 
 
-def decode_text(data: bytes, source: str) -> str:
+def decode_text(data: bytes, source: str, max_bytes: int | None = MAX_FILE_BYTES) -> str:
     """The text of a file's bytes: UTF-8, with or without a byte-order mark.
 
+    Args:
+        data: The bytes.
+        source: The file's name, for the errors.
+        max_bytes: The most bytes accepted (None: no limit, for files futocp does not
+            parse as puzzles, such as a solver's answer).
+
     Raises:
-        InputError: for more than :data:`MAX_FILE_BYTES` bytes, or bytes that are
-            not UTF-8 (with the line and column of the first bad byte).
+        InputError: for more than ``max_bytes`` bytes, or bytes that are not UTF-8
+            (with the line and column of the first bad byte).
     """
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the most "
+    if max_bytes is not None and len(data) > max_bytes:
+        raise InputError(f"the file is larger than {max_bytes / 2**20:g} MiB, the most "
                          "futocp reads", source)
     try:
         text = data.decode("utf-8")

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any, TypeGuard
 
 from ..board import Board
-from ..errors import BoardError, FutocpError
+from ..errors import BoardError, FutocpError, did_you_mean
 from ..families import (
     RelationError,
     check_relations,
@@ -39,7 +39,7 @@ from ..families import (
 from ..relations import RELATIONS, Relation
 from .limits import MAX_CELLS, MAX_GRID, bad_param, clip, excerpt
 
-__all__ = ["SchemaError", "kinds", "from_data", "to_data", "Path", "field", "grid_givens",
+__all__ = ["SchemaError", "a_type", "kinds", "from_data", "to_data", "Path", "field", "grid_givens",
            "family_reader", "write_family", "relation_keys"]
 
 Path = tuple[Any, ...]
@@ -55,6 +55,21 @@ class SchemaError(FutocpError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+_A = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
+      list: "a list", dict: "a mapping", type(None): "null"}
+
+
+def a_type(value: Any) -> str:
+    """What a value of a document is, as a user says it: ``a list``, ``a string``, ``null``.
+
+    Example:
+        >>> a_type(None), a_type([1]), a_type(str)
+        ('null', 'a list', 'a string')
+    """
+    kind = value if isinstance(value, type) else type(value)
+    return _A.get(kind, kind.__name__)
+
+
 def field(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], required: bool = True,
           default: Any = None) -> Any:
     """Fetch ``doc[key]`` and check its type (bool is never an int here)."""
@@ -65,15 +80,16 @@ def field(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], required
     value = doc[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        names = " or ".join(k.__name__ for k in kinds)
-        raise SchemaError(f"{key!r} must be {names}, got {type(value).__name__}", (key,))
+        names = " or ".join(map(a_type, kinds))
+        raise SchemaError(f"{key!r} must be {names}, got {a_type(value)}", (key,))
     return value
 
 
 def _check_keys(doc: dict[str, Any], allowed: set[str]) -> None:
     for key in doc:
         if key not in allowed:
-            raise SchemaError(f"unknown key {excerpt(key)} (allowed: {', '.join(sorted(allowed))})", (key,))
+            raise SchemaError(f"unknown key {excerpt(key)}{did_you_mean(key, sorted(allowed))} "
+                              f"(allowed: {', '.join(sorted(allowed))})", (key,))
 
 
 def _is_int(x: object) -> TypeGuard[int]:
@@ -132,10 +148,10 @@ class _Items:
     """The relation items of a document, in the order read, with their paths."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[str, list[Any], dict[str, int]]] = []
+        self.items: list[tuple[str, list[Any], dict[str, Any]]] = []
         self.paths: dict[str, list[tuple[Path, bool]]] = {}  # kind -> [(item path, object form)]
 
-    def add(self, kind: str, cells: list[Any], params: dict[str, int], path: Path,
+    def add(self, kind: str, cells: list[Any], params: dict[str, Any], path: Path,
             obj: bool) -> None:
         self.items.append((kind, cells, params))
         self.paths.setdefault(kind, []).append((path, obj))
@@ -165,7 +181,7 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
         spec = RELATIONS[kind]
         value = doc[key]
         if not isinstance(value, list):
-            raise SchemaError(f"{key!r} must be a list, got {type(value).__name__}", (key,))
+            raise SchemaError(f"{key!r} must be a list, got {a_type(value)}", (key,))
         cell_text = "[r, c]" if grid else "a cell number"
         for i, item in enumerate(value):
             path: Path = (key, i)
@@ -176,21 +192,31 @@ def _read_relations(doc: dict[str, Any], grid: bool) -> _Items:
                 cells, params, obj = item, dict[str, int](), False
             else:
                 shown = "[r, c]" if grid else "cell"
-                form = "{" + "".join(f'"{p}": N, ' for p in spec.params) + f'"cells": [{shown}, ...]' + "}"
+                words = spec.choice_map
+                form = "{" + "".join(f'"{p}": {"W" if p in words else "N"}, ' for p in spec.params) \
+                    + f'"cells": [{shown}, ...]' + "}"
+                allowed = ("cells", *spec.params)
+                for extra in item if isinstance(item, dict) else ():
+                    if extra not in allowed:
+                        raise SchemaError(f"unknown key {excerpt(extra)} in a {kind}"
+                                          f"{did_you_mean(extra, allowed)} (allowed: "
+                                          f"{', '.join(allowed)})", path + (extra,))
                 if not isinstance(item, dict) or not isinstance(item.get("cells"), list):
                     raise SchemaError(f"each {key} item is {form}", path)
-                for extra in item:
-                    if extra != "cells" and extra not in spec.params:
-                        raise SchemaError(f"unknown key {excerpt(extra)} in a {kind} (allowed: cells, "
-                                          f"{', '.join(spec.params)})", path + (extra,))
                 params = {}
                 for name in spec.params:
                     if name not in item:
                         raise SchemaError(f"a {kind} needs {name!r}", path)
-                    if not _is_int(item[name]):
-                        raise SchemaError(f"{kind} {name} must be an integer, got {excerpt(item[name])}",
+                    value = item[name]
+                    if name in words:
+                        if not isinstance(value, str) or value not in words[name]:
+                            raise SchemaError(f"{kind} {name} must be one of "
+                                              f"{', '.join(map(repr, words[name]))}, got "
+                                              f"{excerpt(value)}", path + (name,))
+                    elif not _is_int(value):
+                        raise SchemaError(f"{kind} {name} must be an integer, got {excerpt(value)}",
                                           path + (name,))
-                    params[name] = item[name]
+                    params[name] = value
                 cells, obj = item["cells"], True
             for j, cell in enumerate(cells):
                 ok = (isinstance(cell, list) and len(cell) == 2 and all(map(_is_int, cell))) \
@@ -474,11 +500,12 @@ def from_data(doc: Any) -> Board:
         SchemaError: with the path of the offending item.
     """
     if not isinstance(doc, dict):
-        raise SchemaError(f"the document must be a mapping with a 'kind', got {type(doc).__name__}")
+        raise SchemaError(f"the document must be a mapping with a 'kind', got {a_type(doc)}")
     kind = field(doc, "kind", str)
     known = kinds()
     if kind not in known:
-        raise SchemaError(f"unknown kind {excerpt(kind)} (known: {', '.join(sorted(known))})", ("kind",))
+        raise SchemaError(f"unknown kind {excerpt(kind)}{did_you_mean(kind, sorted(known))} "
+                          f"(known: {', '.join(sorted(known))})", ("kind",))
     return known[kind][0](doc)
 
 

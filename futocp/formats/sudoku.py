@@ -18,7 +18,16 @@ another grid family with integer labels (``#! kind=sudoku-x``,
 ``#! kind=hypersudoku``, ``#! kind=sudoku box=2x4``,
 ``#! kind=sudoku-ripeto multiset=111222333``).
 
+A text is read as Sudoku lines (when no extension names its format) when
+more than half of its first lines are puzzle lines, or all are long runs of
+cell characters: a line of the wrong length or with a bad character is then
+named by this reader, with what is wrong with it.
+
 Example:
+    >>> SUDOKU.loads("1..4..3..2..4..", "x")
+    Traceback (most recent call last):
+    ...
+    futocp.errors.InputError: x:1:16: the line has 15 characters; a Sudoku line has n*n (16 for 4x4)
     >>> SUDOKU.loads("1..4..3..2..4...\\n1..4..3..2..4..\\n", "x")
     Traceback (most recent call last):
     ...
@@ -32,19 +41,21 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..board import Board
 from ..errors import BoardError, FutocpError, InputError, UsageError
 from ..families import _most_square, explicit_relations, get_family
-from .base import Format
+from .base import SNIFF_SAMPLE, Format, content_lines, mostly
 from .limits import MAX_INT_DIGITS, Collection, bad_param, clip, excerpt
 
-__all__ = ["SUDOKU", "SudokuLine", "parse_lines", "encode_label", "decode_label", "MAX_SIDE"]
+__all__ = ["SUDOKU", "SudokuLine", "parse_lines", "encode_label", "decode_label", "MAX_SIDE",
+           "square_hint"]
 
 MAX_SIDE = 35  # 1-9 and A-Z
 _EMPTY = ".0"
@@ -67,6 +78,20 @@ def decode_label(ch: str) -> int | None:
     if "a" <= ch <= "z" or "A" <= ch <= "Z":  # ASCII only: 'K' (Kelvin) lowers to 'k'
         return ord(ch.lower()) - ord("a") + 10
     return -1
+
+
+def square_hint(length: int) -> str:
+    """What a line of ``length`` characters lacks: the nearest n*n a puzzle line has.
+
+    Example:
+        >>> square_hint(80), square_hint(1), square_hint(0), square_hint(2000)
+        ('n*n (81 for 9x9)', 'n*n (4 for 2x2)', 'n*n (4 for 2x2)', 'n*n, at most 1225 (35x35)')
+    """
+    if length > MAX_SIDE * MAX_SIDE:
+        return f"n*n, at most {MAX_SIDE * MAX_SIDE} ({MAX_SIDE}x{MAX_SIDE})"
+    root = max(2, math.isqrt(length))  # an empty token (a line ':...') is nearest 2x2
+    n = min((k for k in (root, root + 1) if 2 <= k <= MAX_SIDE), key=lambda k: abs(k * k - length))
+    return f"n*n ({n * n} for {n}x{n})"
 
 
 @dataclass(frozen=True)
@@ -136,9 +161,9 @@ def _base(kind: str, params: dict[str, str], n: int, source: str, number: int) -
 
 
 def _board(base: Board, cells: list[int | None], source: str, number: int) -> Board:
-    clues = [(c, v) for c, v in enumerate(cells) if v is not None]
-    try:
-        return base.with_clues(clues) if clues else base
+    clues = tuple((c, v) for c, v in enumerate(cells) if v is not None)
+    try:  # the clues of the puzzle read: a directive's parameters all stay
+        return replace(base, clues=clues) if clues else base
     except BoardError as exc:
         raise InputError(clip(str(exc)), source, number, 1) from None
 
@@ -153,11 +178,9 @@ def parse_lines(text: str, source: str = "<string>") -> list[SudokuLine]:
     kind, size = "sudoku", 0
     params: dict[str, str] = {}
     base: Board | None = None
-    lines = text.splitlines()
     seen = Collection(source)
-    seen.precount(i for i, raw in enumerate(lines, 1)
-                  if raw.strip() and not raw.lstrip().startswith("#"))
-    for number, raw in enumerate(lines, 1):
+    seen.precount(number for number, _ in content_lines(text))
+    for number, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         stripped = line.lstrip()
         if stripped.startswith("#!"):
@@ -173,8 +196,8 @@ def parse_lines(text: str, source: str = "<string>") -> list[SudokuLine]:
         if size == 0:
             if n * n != len(token) or n < 2 or n > MAX_SIDE:
                 chars = f"{len(token)} character" + ("s" if len(token) != 1 else "")
-                raise InputError(f"the line has {chars}; a Sudoku line has n*n "
-                                 f"(16, 36, 81... up to {MAX_SIDE * MAX_SIDE})", source, number,
+                raise InputError(f"the line has {chars}; a Sudoku line has "
+                                 f"{square_hint(len(token))}", source, number,
                                  start + len(token) + 1)
             size = n
         elif len(token) != size * size:
@@ -244,19 +267,28 @@ def _solution(board: Board, values: Sequence[Any]) -> str:
     return _line(_check(board), values)
 
 
+def _is_line(token: str) -> bool:
+    """A puzzle line of at least 4x4 (a sniff takes no 2x2 or 3x3 line for Sudoku)."""
+    n = math.isqrt(len(token))
+    return n * n == len(token) and 4 <= n <= MAX_SIDE and \
+        all(v is None or 1 <= v <= n for v in map(decode_label, token))
+
+
+_EMPTY_OR_DIGIT = frozenset("0123456789.")
+_CELL_CHARS = _EMPTY_OR_DIGIT | frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _looks_like_line(token: str) -> bool:
+    """A run of 10 to 35*35 characters with digits or dots, nearly all of them cells': a
+    puzzle line with a wrong length or a stray character."""
+    return 10 <= len(token) <= MAX_SIDE * MAX_SIDE and any(ch in _EMPTY_OR_DIGIT for ch in token) \
+        and 10 * sum(ch not in _CELL_CHARS for ch in token) <= len(token)
+
+
 def _sniff(text: str) -> bool:
-    lines = [ln.strip() for ln in text.splitlines()]
-    lines = [ln for ln in lines if ln and not ln.startswith("#")]
-    if not lines:
-        return False
-    for ln in lines[:50]:
-        token = _SPLIT.split(ln)[0]
-        n = math.isqrt(len(token))
-        if n * n != len(token) or n < 4 or n > MAX_SIDE:
-            return False
-        if any(v is not None and not 1 <= v <= n for v in map(decode_label, token)):
-            return False
-    return True
+    tokens = [_SPLIT.split(line)[0] for _, line in itertools.islice(content_lines(text),
+                                                                    SNIFF_SAMPLE)]
+    return mostly(tokens, _is_line) or bool(tokens) and all(map(_looks_like_line, tokens))
 
 
 SUDOKU = Format("sudoku", (".sudoku", ".sdk"), _loads, _dumps, _sniff, _solution)

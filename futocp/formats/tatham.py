@@ -49,15 +49,18 @@ from typing import Any
 
 from ..board import Board
 from ..errors import InputError, UsageError
-from .base import Format
+from .base import Format, content_lines, mostly
 from .latin_grid import build_square, neighbours, square_size
-from .limits import MAX_INT_DIGITS, Collection, check_side, excerpt, int_token
+from .limits import MAX_INT_DIGITS, check_side, excerpt, int_token
+from .tatham_ids import read_id_lines
 
 __all__ = ["TATHAM", "parse_game_id", "format_game_id", "solve_string", "DIFFICULTIES"]
 
 DIFFICULTIES = {"t": "trivial", "e": "easy", "k": "tricky", "x": "extreme", "r": "recursive"}
 _PARAMS = re.compile(r"([0-9]+)(a?)(?:d(.?))?")
-_SNIFF = re.compile(r"\s*[0-9]+a?(?:d[a-z])?[:#]")
+# the parameters, then a seed or the first cell of an Unequal description (not a Keen,
+# Towers or Solo one, whose parameters look alike)
+_SNIFF = re.compile(r"\s*[0-9]+a?(?:d[a-z])?(?:#|:[a-z]*[0-9]+[URDL]*,)")
 # flag -> (row step, column step) towards the neighbour it points at
 _FLAGS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
 _OPPOSITE = {"U": "D", "D": "U", "R": "L", "L": "R"}
@@ -250,13 +253,15 @@ def _check_adjacent(board: Board, n: int) -> None:
                     "derives the nonconsecutive pairs)")
 
 
-def solve_string(board: Board, values: Sequence[Any]) -> str:
-    """Tatham's solve move for a full assignment: ``S`` + one character per cell.
+def solve_string(board: Board, values: Sequence[Any], kinds: Sequence[str] = _KINDS,
+                 fmt: str = "tatham") -> str:
+    """Tatham's solve move for a full assignment: ``S`` + one character per cell
+    (Unequal's, Keen's and Towers'; ``kinds`` are the board kinds of the format ``fmt``).
 
     Raises:
         UsageError: for a wrong assignment length or a label Tatham cannot print.
     """
-    n = square_size(board, "tatham")
+    n = square_size(board, fmt, kinds=kinds)
     if len(values) != n * n:
         raise UsageError(f"a solution of a {n}x{n} board has {n * n} values, got {len(values)}")
     out = ["S"]
@@ -275,20 +280,7 @@ def solve_string(board: Board, values: Sequence[Any]) -> str:
 
 
 def _loads(text: str, source: str) -> list[Board]:
-    boards = []
-    seen = Collection(source)
-    lines = text.splitlines()
-    seen.precount(i for i, raw in enumerate(lines, 1)
-                  if raw.strip() and not raw.lstrip().startswith("#"))
-    for number, raw in enumerate(lines, 1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        seen.instance(number)
-        board = parse_game_id(stripped, source, number, raw.index(stripped[0]))
-        seen.add_clues(number, len(board.clues))
-        boards.append(board)
-    return boards
+    return read_id_lines(text, source, parse_game_id)
 
 
 def _dumps(board: Board) -> str:
@@ -296,10 +288,7 @@ def _dumps(board: Board) -> str:
 
 
 def _sniff(text: str) -> bool:
-    for raw in text.splitlines():
-        if raw.strip() and not raw.lstrip().startswith("#"):
-            return bool(_SNIFF.match(raw))
-    return False
+    return mostly((line for _, line in content_lines(text)), lambda line: bool(_SNIFF.match(line)))
 
 
 TATHAM = Format("tatham", (".tatham", ".unequal"), _loads, _dumps, _sniff, solve_string)

@@ -18,38 +18,48 @@ Example (not run here: it starts solver processes)::
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..errors import UsageError
 from .core import (
+    KINDS,
     REPRODUCTIONS,
     VERDICTS,
     Reproduction,
     Row,
+    bootstrap_ci,
     combine_verdicts,
     compare_range,
+    compare_sample,
     compare_value,
     experiments_dir,
     get_reproduction,
     load_config,
     mean_std,
     paper_table,
+    papers_dir,
     quartiles,
     register,
+    using_papers,
+    verdict_counts,
 )
+from .measure import load_records
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ..experiments.config import Config
 
-__all__ = ["VERDICTS", "Row", "Reproduction", "register", "REPRODUCTIONS", "get_reproduction",
-           "paper_table", "quartiles", "mean_std", "compare_value", "compare_range",
-           "combine_verdicts", "load_config", "experiments_dir", "experiment_config",
-           "run_reproduction", "load_runs", "collect"]
+__all__ = ["VERDICTS", "KINDS", "Row", "Reproduction", "register", "REPRODUCTIONS",
+           "get_reproduction", "paper_table", "papers_dir", "using_papers", "quartiles",
+           "mean_std", "bootstrap_ci", "compare_sample", "compare_value", "compare_range",
+           "combine_verdicts", "verdict_counts", "load_config", "experiments_dir",
+           "experiment_config", "run_reproduction", "load_runs", "collect"]
 
 #: The reproduction modules; importing one registers its reproductions.
 # each reproduction module registers its reproductions when imported
-from . import seed000, seed001, seed002, seed004  # noqa: E402, F401
+from . import seed000, seed001, seed002, seed003, seed004  # noqa: E402, F401
 
 
 def experiment_config(name: str, quick: bool = False, output: str | os.PathLike[str] | None = None,
@@ -64,11 +74,15 @@ def experiment_config(name: str, quick: bool = False, output: str | os.PathLike[
         workers: Runs in parallel (default: the config's).
 
     Raises:
-        UsageError: for an unknown name; InputError for a bad config.
+        UsageError: for an unknown name or a reproduction measured by its own
+            tasks (:attr:`Reproduction.run`); InputError for a bad config.
     """
     from ..experiments.config import parse_config
 
     rep = get_reproduction(name)
+    if rep.run is not None:
+        raise UsageError(f"{name} measures with tasks of its own, not the experiment runner: "
+                         f"it has no experiment config")
     mapping: dict[str, Any] = dict(rep.config(quick))
     if output is not None:
         mapping["output"] = os.path.abspath(os.fspath(output))
@@ -89,19 +103,35 @@ def load_runs(name: str, quick: bool = False,
     """
     from ..experiments.report import load
 
-    folder = output if output is not None else get_reproduction(name).config(quick)["output"]
+    rep = get_reproduction(name)
+    folder = output if output is not None else rep.config(quick)["output"]
+    if rep.load is not None:
+        return rep.load(os.fspath(folder))
+    if rep.run is not None:
+        return load_records(folder)
     return load(folder)
 
 
-def collect(name: str, quick: bool = False,
-            output: str | os.PathLike[str] | None = None) -> list[Row]:
-    """Compare the runs already recorded for a reproduction with the paper (runs nothing)."""
-    return get_reproduction(name).compare(load_runs(name, quick, output), quick)
+def collect(name: str, quick: bool = False, output: str | os.PathLike[str] | None = None,
+            papers: str | os.PathLike[str] | None = None) -> list[Row]:
+    """Compare the runs already recorded for a reproduction with the paper (runs nothing).
+
+    Args:
+        name: The reproduction.
+        quick: The ``--quick`` runs.
+        output: Their folder (default: the config's).
+        papers: Read the paper tables from this folder (default ``experiments/papers``).
+    """
+    runs = load_runs(name, quick, output)
+    with using_papers(papers):
+        return get_reproduction(name).compare(runs, quick)
 
 
 def run_reproduction(name: str, quick: bool = False, output: str | os.PathLike[str] | None = None,
                      executor: str = "local", workers: int = 1,
-                     progress: bool | None = None) -> list[Row]:
+                     progress: bool | None = None,
+                     papers: str | os.PathLike[str] | None = None,
+                     options: Mapping[str, str] | None = None) -> list[Row]:
     """Run a reproduction through the experiment runner, then compare with the paper.
 
     Crash-safe and resumable: every run is appended to ``OUTPUT/results.jsonl``
@@ -115,6 +145,10 @@ def run_reproduction(name: str, quick: bool = False, output: str | os.PathLike[s
         executor: ``local`` or ``dask``.
         workers: Runs in parallel.
         progress: Show a progress bar (default: on a terminal only).
+        papers: Compare with the paper tables of this folder (default
+            ``experiments/papers``).
+        options: ``--opt KEY=VALUE`` pairs, for the reproductions that take them
+            (:attr:`Reproduction.run`; e.g. seed 000's ``generators``).
 
     Returns:
         One :class:`Row` per table row.
@@ -122,6 +156,22 @@ def run_reproduction(name: str, quick: bool = False, output: str | os.PathLike[s
     from ..experiments.report import load
     from ..experiments.runner import run_experiment
 
-    cfg = experiment_config(name, quick, output, executor, workers)
-    run_experiment(cfg, progress=progress)
-    return get_reproduction(name).compare(load(cfg.output), quick)
+    with using_papers(papers):  # a bad folder is refused before anything runs
+        pass
+    rep = get_reproduction(name)
+    if rep.run is not None:
+        if executor != "local":
+            raise UsageError(f"{name} measures in local processes only (no --executor dask)")
+        mapping = dict(rep.config(quick))
+        if output is not None:
+            mapping["output"] = os.path.abspath(os.fspath(output))
+        rep.run(mapping, workers, dict(options or {}), progress)
+        runs = load_runs(name, quick, mapping["output"])
+    else:
+        if options:
+            raise UsageError(f"{name} takes no --opt (it runs an experiment config)")
+        cfg = experiment_config(name, quick, output, executor, workers)
+        run_experiment(cfg, progress=progress)
+        runs = load(cfg.output)
+    with using_papers(papers):
+        return get_reproduction(name).compare(runs, quick)

@@ -10,15 +10,26 @@ optionally its plots and a verdict paragraph. Each reproduction module calls
 
 The paper's numbers are data: :func:`paper_table` reads
 ``experiments/papers/FILE.csv`` (transcribed from the seeds' verbatim tables,
-with the table and row each value comes from). :func:`quartiles`,
-:func:`mean_std` and :func:`compare_value` are the statistics and the numeric
-verdict every reproduction shares.
+with the table and row each value comes from), or the same file from another
+folder inside :func:`using_papers` (``futocp reproduce NAME --papers DIR``:
+anyone can check that the verdicts fail when the paper's numbers change).
+
+The verdict rule every reproduction shares is :func:`compare_sample`: one
+number of the paper (or an interval, the paper's own uncertainty) against a
+sample of ours, through the bootstrap 95 % confidence interval of our median
+(:func:`bootstrap_ci`); runs stopped by a limit enter as ``inf`` ("at least
+the limit"), and an interval left open by them never makes a row agree. A
+row whose paper values are impossible or copied gets ``paper anomaly``; a
+check that holds by construction is a row of kind ``sanity check``, never an
+agreement. :func:`quartiles` and :func:`mean_std` describe samples.
 
 Example:
-    >>> compare_value(100, 104, 0.05), compare_value(100, 120, 0.05)
+    >>> compare_sample(10, [9, 10, 10, 11, 12])[0], compare_sample(30, [9, 10, 10, 11, 12])[0]
     ('agrees', 'differs')
-    >>> compare_value(None, 3, 0.1)
+    >>> compare_sample(10, [9, 10, math.inf, math.inf, math.inf])[0]  # median censored
     'not comparable'
+    >>> compare_value(100, 104, 0.05), compare_value(None, 3, 0.1)
+    ('agrees', 'not comparable')
     >>> quartiles([1, 2, 3, 4, 100])
     {'median': 3.0, 'q1': 2.0, 'q3': 4.0, 'n': 5}
     >>> mean_std([2, 4])["mean"]
@@ -27,28 +38,39 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, closest
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["VERDICTS", "Row", "Reproduction", "register", "REPRODUCTIONS", "get_reproduction",
-           "experiments_dir", "paper_table", "quartiles", "rounded", "rounded_quartiles",
-           "mean_std", "compare_value",
-           "compare_range", "combine_verdicts", "load_config", "config_path", "save_figure"]
+__all__ = ["VERDICTS", "KINDS", "Row", "Reproduction", "register", "REPRODUCTIONS",
+           "get_reproduction", "experiments_dir", "papers_dir", "using_papers", "paper_table",
+           "quartiles", "rounded", "rounded_quartiles", "mean_std", "bootstrap_ci",
+           "paper_mean_interval", "compare_sample", "rank_agreement", "compare_value",
+           "compare_range",
+           "combine_verdicts", "sanity_row", "verdict_counts", "load_config", "config_path",
+           "save_figure", "CONFIDENCE", "RESAMPLES"]
 
-#: The verdicts a row can get.
-VERDICTS = ("agrees", "differs", "not comparable")
+#: The verdicts a row can get (JSON key ``verdict``).
+VERDICTS = ("agrees", "differs", "not comparable", "paper anomaly")
+#: What a row is: a comparison with the paper, or a check that holds by construction.
+KINDS = ("comparison", "sanity check")
+#: The confidence level of every interval a verdict uses.
+CONFIDENCE = 0.95
+#: Bootstrap resamples per interval (a fixed seed: the same runs give the same verdicts).
+RESAMPLES = 2000
 
 
 @dataclass
@@ -60,7 +82,12 @@ class Row:
         paper: The paper's values for the row.
         ours: Our values (medians and quartiles, means and stds, counts...).
         verdict: One of :data:`VERDICTS`.
-        note: Why, when it is known (an anomaly of the paper, a time limit...).
+        note: Why, when it is known (an anomaly of the paper, a node limit...).
+        kind: One of :data:`KINDS`: a ``sanity check`` (a property that holds by
+            construction, e.g. FC explores no more nodes than BT in the same
+            order) is reported, never counted as agreement: its verdict is
+            ``not comparable`` (``paper anomaly`` when the paper's own numbers
+            break it), its outcome ``ours["check"]``.
     """
 
     key: dict[str, Any]
@@ -68,15 +95,22 @@ class Row:
     ours: dict[str, Any]
     verdict: str
     note: str = ""
+    kind: str = "comparison"
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise UsageError(f"verdict {self.verdict!r}: expected one of {', '.join(VERDICTS)}")
+        if self.kind not in KINDS:
+            raise UsageError(f"kind {self.kind!r}: expected one of {', '.join(KINDS)}")
+        if self.kind == "sanity check" and self.verdict in ("agrees", "differs"):
+            raise UsageError("a sanity check holds or fails: its verdict is 'not comparable' "
+                             "or 'paper anomaly', never agreement")
 
     def to_json(self) -> dict[str, Any]:
-        """The row as JSON-ready data (keys ``key, paper, ours, verdict, note``)."""
+        """The row as JSON-ready data (keys ``key, paper, ours, verdict, note, kind``)."""
         return {"key": _jsonable(self.key), "paper": _jsonable(self.paper),
-                "ours": _jsonable(self.ours), "verdict": self.verdict, "note": self.note}
+                "ours": _jsonable(self.ours), "verdict": self.verdict, "note": self.note,
+                "kind": self.kind}
 
 
 def _jsonable(value: Any) -> Any:
@@ -106,6 +140,15 @@ class Reproduction:
         figures: ``(runs, folder) -> paths``: writes the plots, answers their paths.
         verdict: ``rows -> paragraph``: what is confirmed, what is not, and why.
         full_run: How long the full run took here, on which machine.
+        run: For a reproduction that measures with functions of its own instead
+            of the experiment runner (:mod:`futocp.reproduce.measure`):
+            ``(config, workers, options, progress) -> None`` measures what is not
+            yet recorded in ``config["output"]``; ``options`` are the ``--opt
+            KEY=VALUE`` pairs of ``futocp reproduce`` (refused when unknown).
+            None: the config is an experiment config and the runner runs it.
+        load: ``output folder -> runs``, for a ``run`` whose records are not
+            those of :func:`futocp.reproduce.measure.load_records` (e.g. several
+            experiment configs run into subfolders). None: that function.
     """
 
     name: str
@@ -116,6 +159,8 @@ class Reproduction:
     figures: Callable[[pd.DataFrame, Path], list[Path]] | None = None
     verdict: Callable[[list[Row]], str] | None = None
     full_run: str = ""
+    run: Callable[[dict[str, Any], int, dict[str, str], bool | None], None] | None = None
+    load: Callable[[str], pd.DataFrame] | None = None
 
 
 #: Every registered reproduction, by name.
@@ -137,19 +182,15 @@ def get_reproduction(name: str) -> Reproduction:
     """
     if name in REPRODUCTIONS:
         return REPRODUCTIONS[name]
-    import difflib
-
-    close = difflib.get_close_matches(name, list(REPRODUCTIONS), n=1, cutoff=0.5)
-    hint = f"did you mean {close[0]!r}?" if close else \
-        f"known: {', '.join(sorted(REPRODUCTIONS))}"
+    close = closest(name, REPRODUCTIONS, cutoff=0.5)
+    hint = f"did you mean {close!r}?" if close else f"known: {', '.join(sorted(REPRODUCTIONS))}"
     raise UsageError(f"unknown reproduction {name!r} ({hint})")
 
 
 # ------------------------------------------------------------------ the data
 def experiments_dir() -> Path:
     """The ``experiments/`` folder: ``$FUTOCP_EXPERIMENTS``, the source tree's, or
-    ``<prefix>/share/futocp/experiments`` (found the way :func:`futocp.families.models_dirs`
-    finds ``models/``).
+    ``<prefix>/share/futocp/experiments``.
 
     Raises:
         InputError: when none exists.
@@ -163,15 +204,49 @@ def experiments_dir() -> Path:
     raise InputError("no experiments/ folder with reproduce/ and papers/ (set FUTOCP_EXPERIMENTS)")
 
 
+_PAPERS: ContextVar[Path | None] = ContextVar("futocp_papers", default=None)
+
+
+def papers_dir() -> Path:
+    """Where :func:`paper_table` reads: the folder of :func:`using_papers`, else
+    ``experiments/papers``."""
+    chosen = _PAPERS.get()
+    return chosen if chosen is not None else experiments_dir() / "papers"
+
+
+@contextlib.contextmanager
+def using_papers(folder: str | os.PathLike[str] | None) -> Iterator[Path]:
+    """Read the paper tables from ``folder`` inside the block (None: the default).
+
+    ``futocp reproduce NAME --papers DIR``: the same runs compared with other
+    numbers, e.g. the paper's multiplied by 3, where ``agrees`` must vanish.
+
+    Raises:
+        InputError: when ``folder`` is not a folder.
+    """
+    if folder is None:
+        yield papers_dir()
+        return
+    path = Path(folder).resolve()
+    if not path.is_dir():
+        raise InputError("no such folder of paper tables", str(folder))
+    token = _PAPERS.set(path)
+    try:
+        yield path
+    finally:
+        _PAPERS.reset(token)
+
+
 def paper_table(filename: str) -> pd.DataFrame:
-    """A paper's table as transcribed in ``experiments/papers/FILENAME`` (CSV).
+    """A paper's table as transcribed in ``experiments/papers/FILENAME`` (CSV), or in
+    the folder of :func:`using_papers`.
 
     Raises:
         InputError: for a missing or unreadable file.
     """
     import pandas as pd
 
-    path = experiments_dir() / "papers" / filename
+    path = papers_dir() / filename
     try:
         return pd.read_csv(path)
     except FileNotFoundError:
@@ -215,7 +290,8 @@ def load_config(name: str, quick: bool) -> dict[str, Any]:
     doc.setdefault("name", name + ("-quick" if quick else ""))
     doc["output"] = str((base / doc.get("output", f"../results/reproduce/{doc['name']}"))
                         .resolve())
-    for entry in doc.get("instances", []):
+    entries = doc.get("instances", [])
+    for entry in entries if isinstance(entries, list) else ():  # (a measure's own shape)
         for key in ("path", "collection"):
             if isinstance(entry, dict) and isinstance(entry.get(key), str):
                 entry[key] = str((base / entry[key]).resolve())
@@ -289,6 +365,192 @@ def _number(x: Any) -> float | None:
     return None if math.isnan(f) else f
 
 
+def bootstrap_ci(values: Iterable[Any], statistic: str = "median", level: float = CONFIDENCE,
+                 resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap confidence interval of a sample's median (or mean).
+
+    ``inf`` is a censored value (a run stopped by its limit: at least the
+    limit); a bound falling among them is ``inf``. None and NaN are left out.
+    The resampling is seeded: the same values give the same interval.
+
+    Args:
+        values: The sample.
+        statistic: ``median`` or ``mean`` (a mean touching a censored value is inf).
+        level: Confidence level.
+        resamples: Bootstrap resamples.
+        seed: Seed of the resampling.
+
+    Returns:
+        ``(low, high)``; NaNs for an empty sample.
+
+    Example:
+        >>> bootstrap_ci([5, 5, 5])
+        (5.0, 5.0)
+        >>> lo, hi = bootstrap_ci([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]); lo < 5.5 < hi
+        True
+    """
+    import numpy as np
+
+    xs = np.array(sorted(_finite_or_inf(values)), dtype=float)
+    if not len(xs):
+        return math.nan, math.nan
+    if xs[0] == xs[-1]:
+        return float(xs[0]), float(xs[0])
+    rng = np.random.default_rng(seed)
+    sample = np.sort(xs[rng.integers(0, len(xs), size=(resamples, len(xs)))], axis=1)
+    if statistic == "median":
+        half = len(xs) // 2
+        stats = sample[:, half] if len(xs) % 2 else (sample[:, half - 1] + sample[:, half]) / 2
+    elif statistic == "mean":
+        stats = sample.mean(axis=1)
+    else:
+        raise UsageError(f"statistic {statistic!r}: expected median or mean")
+    tail = (1 - level) / 2
+    lo, hi = np.quantile(stats, [tail, 1 - tail], method="inverted_cdf")
+    return float(lo), float(hi)
+
+
+def paper_mean_interval(mean: Any, std: Any, runs: Any, level: float = CONFIDENCE
+                        ) -> tuple[float, float] | None:
+    """The paper's own confidence interval of a mean it reports as ``mean ± std``
+    over ``runs`` runs (normal approximation: ``mean ± z std / sqrt(runs)``);
+    None when a number is missing.
+
+    Example:
+        >>> [round(x, 2) for x in paper_mean_interval(10.0, 5.0, 25)]
+        [8.04, 11.96]
+    """
+    m, s, k = _number(mean), _number(std), _number(runs)
+    if m is None or s is None or k is None or k < 1:
+        return None
+    from statistics import NormalDist
+
+    half = NormalDist().inv_cdf(0.5 + level / 2) * s / math.sqrt(k)
+    return m - half, m + half
+
+
+def compare_sample(paper: Any, values: Iterable[Any], *,
+                   paper_interval: tuple[float, float] | None = None, statistic: str = "median",
+                   min_n: int = 3, seed: int = 0) -> tuple[str, dict[str, Any]]:
+    """The verdict on one number of the paper against a sample of ours.
+
+    The rule (stated in docs/reproductions.md): ``agrees`` when the paper's
+    value -- or its own interval, ``paper_interval`` (e.g.
+    :func:`paper_mean_interval`) -- meets the bootstrap 95 % confidence
+    interval of our median (:func:`bootstrap_ci`); ``differs`` when it lies
+    wholly outside it. Runs stopped by a limit are ``inf`` (at least the
+    limit): a paper value below our interval still differs, but where our
+    interval (or our median) is left open by them the row is ``not
+    comparable`` -- an open interval agrees with anything. Fewer than
+    ``min_n`` values, or no paper value: ``not comparable`` (the interval is
+    still given when there are ``min_n`` values).
+
+    Returns:
+        ``(verdict, detail)``: detail has our ``median``, the interval ``ci``
+        (``[low, high]``, inf where open), ``n``, ``censored`` (runs at a limit)
+        and ``percentile``: where the paper's value falls among ours (0-100,
+        ties counted half; None without a paper value) -- for a paper value that
+        is one instance's, a typical instance is anywhere in 2.5-97.5, while the
+        verdict asks whether it is what our median instance gives.
+
+    Example:
+        >>> compare_sample(7, [5, 6, 7, 8, 9])
+        ('agrees', {'median': 7.0, 'ci': [5.0, 9.0], 'n': 5, 'censored': 0, 'percentile': 50.0})
+        >>> compare_sample(2, [5, 6, math.inf, math.inf, math.inf])[0]  # below: differs
+        'differs'
+    """
+    xs = _finite_or_inf(values)
+    censored = sum(math.isinf(x) for x in xs)
+    detail: dict[str, Any] = {"median": quartiles(xs)["median"], "ci": [math.nan, math.nan],
+                              "n": len(xs), "censored": censored, "percentile": None}
+    p0 = _number(paper)
+    if p0 is not None and xs:
+        below = sum(x < p0 for x in xs) + sum(x == p0 for x in xs) / 2
+        detail["percentile"] = 100 * below / len(xs)
+    if len(xs) < min_n:
+        return "not comparable", detail
+    lo, hi = bootstrap_ci(xs, statistic, seed=seed)
+    detail["ci"] = [lo, hi]
+    p = _number(paper)
+    if paper_interval is not None:
+        p_lo, p_hi = paper_interval
+    elif p is not None:
+        p_lo = p_hi = p
+    else:
+        return "not comparable", detail
+    if p_hi < lo:
+        return "differs", detail
+    if math.isinf(hi) or math.isinf(detail["median"]):
+        return "not comparable", detail
+    return ("agrees" if p_lo <= hi else "differs"), detail
+
+
+def _ranks(xs: list[float]) -> list[float]:
+    """Ranks 1..n, ties sharing their mean rank."""
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    ranks = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def _pearson(a: list[float], b: list[float]) -> float:
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    da = [x - ma for x in a]
+    db = [y - mb for y in b]
+    den = math.sqrt(sum(x * x for x in da) * sum(y * y for y in db))
+    return sum(x * y for x, y in zip(da, db, strict=True)) / den if den else math.nan
+
+
+def rank_agreement(paper: Iterable[Any], ours: Iterable[Any], min_n: int = 5,
+                   permutations: int = RESAMPLES, seed: int = 0) -> tuple[str, dict[str, Any]]:
+    """Whether our values follow the paper's from row to row: Spearman's rank
+    correlation and its one-sided permutation p-value (seeded).
+
+    A per-row rule cannot tell a constant made-up ratio from a measured one on
+    the rows where the paper's value happens to be that constant; the pattern
+    across rows can. ``agrees`` when the correlation is positive with p < 0.05,
+    ``differs`` otherwise (a constant has no pattern), ``not comparable`` with
+    fewer than ``min_n`` pairs (pairs with a missing or infinite value left out).
+
+    Returns:
+        ``(verdict, {"rho", "p", "n"})``.
+
+    Example:
+        >>> rank_agreement([1, 2, 3, 4, 5, 6], [1.1, 2.5, 2.9, 4.2, 5.0, 7.0])[0]
+        'agrees'
+        >>> rank_agreement([1, 2, 3, 4, 5, 6], [1.2] * 6)[0]
+        'differs'
+    """
+    import random
+
+    pairs = [(p, o) for p, o in zip((_number(x) for x in paper), (_number(x) for x in ours),
+                                    strict=True)
+             if p is not None and o is not None and math.isfinite(p) and math.isfinite(o)]
+    if len(pairs) < min_n:
+        return "not comparable", {"rho": math.nan, "p": math.nan, "n": len(pairs)}
+    a = _ranks([p for p, _ in pairs])
+    b = _ranks([o for _, o in pairs])
+    rho = _pearson(a, b)
+    if math.isnan(rho):
+        return "differs", {"rho": rho, "p": 1.0, "n": len(pairs)}
+    rng = random.Random(seed)
+    shuffled = list(b)
+    hits = 0
+    for _ in range(permutations):
+        rng.shuffle(shuffled)
+        hits += _pearson(a, shuffled) >= rho - 1e-12
+    p_value = (hits + 1) / (permutations + 1)
+    return ("agrees" if rho > 0 and p_value < 0.05 else "differs"), \
+        {"rho": rho, "p": p_value, "n": len(pairs)}
+
+
 def compare_value(paper: Any, ours: Any, rel_tol: float) -> str:
     """``agrees`` when ``|ours - paper| <= rel_tol * |paper|``, else ``differs``;
     ``not comparable`` when either is missing (None, NaN, text) or ours is inf."""
@@ -308,12 +570,50 @@ def compare_range(paper: Any, low: Any, high: Any, rel_tol: float = 0.0) -> str:
 
 
 def combine_verdicts(verdicts: Iterable[str]) -> str:
-    """One verdict from several: ``differs`` if any differs, ``agrees`` if any agrees
-    (and none differs), else ``not comparable``."""
+    """One verdict for a row from its primary measures' verdicts: ``paper anomaly``
+    if any measure is one, else ``differs`` if any differs, ``agrees`` only if
+    every measure agrees (a measure we cannot compare leaves the row ``not
+    comparable``: no agreement on a part of a row).
+
+    Example:
+        >>> combine_verdicts(["agrees", "agrees"]), combine_verdicts(["agrees", "not comparable"])
+        ('agrees', 'not comparable')
+    """
     vs = list(verdicts)
-    if "differs" in vs:
-        return "differs"
-    return "agrees" if "agrees" in vs else "not comparable"
+    for v in ("paper anomaly", "differs"):
+        if v in vs:
+            return v
+    return "agrees" if vs and all(v == "agrees" for v in vs) else "not comparable"
+
+
+def sanity_row(key: dict[str, Any], checks: Mapping[str, tuple[int, int]], note: str = "",
+               paper: Mapping[str, Any] | None = None) -> Row:
+    """A ``sanity check`` row: per check, ``(instances breaking it, instances
+    checked)``; ``ours["check"]`` is ``holds`` when none breaks any (``no data``
+    when nothing was checked).
+
+    Example:
+        >>> sanity_row({"check": "x"}, {"FC <= BT": (0, 5)}).ours
+        {'FC <= BT': '0/5 break it', 'check': 'holds'}
+    """
+    ours: dict[str, Any] = {name: f"{bad}/{total} break it" for name, (bad, total)
+                            in checks.items()}
+    checked = [bad for bad, total in checks.values() if total]
+    ours["check"] = ("no data" if not checked else
+                     "holds" if all(bad == 0 for bad in checked) else "fails")
+    return Row(key, dict(paper or {}), ours, "not comparable", note, kind="sanity check")
+
+
+def verdict_counts(rows: Iterable[Row]) -> dict[str, int]:
+    """Comparisons per verdict, plus ``sanity checks`` and how many of them fail on our
+    data (a check on the paper's own numbers that fails is its ``paper anomaly``)."""
+    rows = list(rows)
+    out = {v: sum(r.verdict == v and r.kind == "comparison" for r in rows) for v in VERDICTS}
+    sanity = [r for r in rows if r.kind == "sanity check"]
+    out["sanity checks"] = len(sanity)
+    out["sanity checks failing"] = sum(r.ours.get("check") == "fails"
+                                       and r.verdict != "paper anomaly" for r in sanity)
+    return out
 
 
 # ------------------------------------------------------------------ figures

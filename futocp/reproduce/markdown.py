@@ -24,10 +24,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .core import Reproduction, Row
+from .core import Reproduction, Row, verdict_counts
 
 __all__ = ["format_value", "format_mapping", "table_rows", "text_table", "markdown_table",
-           "markdown_section", "machine", "HEADERS"]
+           "markdown_section", "machine", "verdict_cell", "counts_line", "HEADERS"]
 
 HEADERS = ("key", "paper", "ours", "verdict", "note")
 
@@ -48,8 +48,16 @@ def _num(x: Any) -> str:
 
 def format_value(value: Any) -> str:
     """One value: numbers to 4 significant digits, ``median [q1, q3] n=N``,
+    ``median [95 % CI] n=N, k at the limit`` (a :func:`compare_sample` detail),
     ``mean ± std n=N``; inf (a run stopped by its limit) is ``>limit``."""
     if isinstance(value, Mapping):
+        if "median" in value and "ci" in value:
+            if value.get("n", 1) == 0:
+                return "-"
+            lo, hi = (list(value["ci"]) + [None, None])[:2]
+            censored = value.get("censored")
+            return (f"{_num(value['median'])} [{_num(lo)}, {_num(hi)}] n={value.get('n')}"
+                    + (f", {censored} at the limit" if censored else ""))
         if "median" in value:
             if value.get("n", 1) == 0:
                 return "-"
@@ -66,10 +74,37 @@ def format_mapping(mapping: Mapping[str, Any], sep: str = "; ") -> str:
     return sep.join(f"{k}={format_value(v)}" for k, v in mapping.items())
 
 
+def verdict_cell(row: Row) -> str:
+    """The verdict as a table shows it: a sanity check says so, and whether it holds.
+
+    Example:
+        >>> verdict_cell(Row({"n": 1}, {}, {"check": "holds"}, "not comparable",
+        ...                  kind="sanity check"))
+        'sanity check: holds'
+    """
+    if row.kind == "sanity check":
+        return f"sanity check: {row.ours.get('check', '?')}" + (
+            " (paper anomaly)" if row.verdict == "paper anomaly" else "")
+    return row.verdict
+
+
+def counts_line(rows: Sequence[Row]) -> str:
+    """``N comparisons (a agree, d differ, ...); S sanity checks (all hold)``."""
+    c = verdict_counts(rows)
+    comparisons = len(rows) - c["sanity checks"]
+    text = (f"{comparisons} comparisons ({c['agrees']} agree, {c['differs']} differ, "
+            f"{c['not comparable']} not comparable, {c['paper anomaly']} paper anomalies)")
+    if c["sanity checks"]:
+        failing = c["sanity checks failing"]
+        text += (f"; {c['sanity checks']} sanity checks "
+                 f"({'all hold' if not failing else f'{failing} fail'})")
+    return text
+
+
 def table_rows(rows: Iterable[Row], sep: str = "; ") -> list[tuple[str, str, str, str, str]]:
     """The cells of each row: key, paper, ours, verdict, note."""
     return [(format_mapping(r.key, " "), format_mapping(r.paper, sep),
-             format_mapping(r.ours, sep), r.verdict, r.note) for r in rows]
+             format_mapping(r.ours, sep), verdict_cell(r), r.note) for r in rows]
 
 
 def text_table(rows: Sequence[Row]) -> str:
@@ -109,20 +144,21 @@ def markdown_table(rows: Sequence[Row]) -> str:
         for c in paper_cols:
             cells += [format_value(r.paper.get(c)), format_value(r.ours.get(c))]
         cells += [format_value(r.ours.get(c)) for c in ours_cols]
-        cells += [r.verdict, r.note]
+        cells += [verdict_cell(r), r.note]
         lines.append("| " + " | ".join(_md(c) for c in cells) + " |")
     return "\n".join(lines)
 
 
 def _blocks(rows: Sequence[Row]) -> list[list[Row]]:
     """Consecutive rows in one table while their keys nest (a row's key names are a
-    subset or a superset of the table's so far); rows of another kind (e.g. a
-    baseline beside the main table) start a new table."""
+    subset or a superset of the table's so far) and they are of one kind; rows of
+    another kind (a baseline beside the main table, the sanity checks) start a
+    new table."""
     blocks: list[list[Row]] = []
     names: set[str] = set()
     for r in rows:
         mine = set(r.key)
-        if blocks and (mine <= names or names <= mine):
+        if blocks and blocks[-1][0].kind == r.kind and (mine <= names or names <= mine):
             blocks[-1].append(r)
             names |= mine
         else:
@@ -156,8 +192,6 @@ def markdown_section(rep: Reproduction, rows: Sequence[Row], command: str,
                      about_machine: Mapping[str, Any] | None = None, level: int = 2) -> str:
     """A reproduction's section: title, command, machine, table, plots, verdict."""
     about = dict(about_machine or machine())
-    counts = {v: sum(r.verdict == v for r in rows) for v in ("agrees", "differs",
-                                                               "not comparable")}
     out = [f"{'#' * level} {rep.name}: {rep.title}", "",
            f"Source: {rep.source}. Command: `{command}`.", "",
            f"Machine: {about.get('cores')} cores, {about.get('cpu')}, load average "
@@ -165,8 +199,7 @@ def markdown_section(rep: Reproduction, rows: Sequence[Row], command: str,
            f"{about.get('os')}, Python {about.get('python')}."]
     if rep.full_run:
         out += ["", f"Full run: {rep.full_run}"]
-    out += ["", f"Rows: {len(rows)} ({counts['agrees']} agree, {counts['differs']} differ, "
-                f"{counts['not comparable']} not comparable).", ""]
+    out += ["", f"Rows: {counts_line(rows)}.", ""]
     out += ["\n\n".join(markdown_table(block) for block in _blocks(rows)), ""]
     for fig in figures:
         rel = os.path.relpath(fig, relative_to) if relative_to else str(fig)
