@@ -19,11 +19,19 @@
   variable (``# int var 3 = cell 3 (0,3)``, its value the label's index) or
   every Boolean (``# var 17 = cell 3 (0,3) label 4``) by its index in the proto;
 * ``mzn`` -- a MiniZinc model with its data (:func:`futocp.mzn.to_mzn`), whose
-  header comments give the labels of the value indices it prints.
+  header comments give the labels of the value indices it prints;
+* ``mps``, ``lp`` -- the ``mip`` backend's binary program in free MPS or CPLEX
+  LP format (:class:`futocp.backends.mip.LinearModel`), read by HiGHS, SCIP and
+  most MIP solvers;
+* ``smt2`` -- the ``smt`` backend's z3 model (option ``model``: ``int`` or
+  ``bool``) as SMT-LIB 2 with ``(check-sat)`` and ``(get-model)``.
 
 :func:`decode` reads every one of them back: a SAT solver's model of the
 DIMACS, a PB solver's of the OPB, a ``CpSolverResponse`` (``solution:`` lines)
-of the CP-SAT proto, MiniZinc's output of the ``.mzn`` file.
+of the CP-SAT proto, MiniZinc's output of the ``.mzn`` file. The variables of
+``mps``, ``lp`` and ``smt2`` are named after their cell and value (``x_C_V``,
+``x_C``, ``b_C_V``), so that a HiGHS or SCIP solution file or z3's model
+output decodes with the board alone (:mod:`futocp.answers`).
 
 Example:
     >>> from futocp.families import latin_square
@@ -46,17 +54,19 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .answers import answer_format as solver_answer
+from .answers import decode_answer, one_label_per_cell
 from .board import Board, Label
 from .errors import InputError, UsageError
 from .model import Model
 from .mzn import HEADER as MZN_HEADER
 from .mzn import SOLUTION_PREFIX, parse_output_lines, read_mzn_header
 
-__all__ = ["EXPORTERS", "export", "to_dimacs", "to_opb", "to_cpsat", "decode", "read_var_map",
-           "formula_format", "answer_format"]
+__all__ = ["EXPORTERS", "export", "to_dimacs", "to_opb", "to_cpsat", "to_mps", "to_lp", "to_smt2",
+           "decode", "read_var_map", "formula_format", "answer_format"]
 
 
-def to_dimacs(model: Model, **options: Any) -> str:
+def to_dimacs(model: Model, /, **options: Any) -> str:
     """The CNF of the ``sat`` backend in DIMACS, with the variable map as comments.
 
     Args:
@@ -70,7 +80,7 @@ def to_dimacs(model: Model, **options: Any) -> str:
     return SatBackend().compile(model, **options).to_dimacs()
 
 
-def to_opb(model: Model, **options: Any) -> str:
+def to_opb(model: Model, /, **options: Any) -> str:
     """A pseudo-Boolean (OPB) formulation over the direct variables.
 
     Args:
@@ -83,7 +93,7 @@ def to_opb(model: Model, **options: Any) -> str:
     return SatBackend().compile(model, **options).to_opb()
 
 
-def to_cpsat(model: Model, **options: Any) -> str:
+def to_cpsat(model: Model, /, **options: Any) -> str:
     """The CP-SAT model proto as text, after comment lines mapping its variables.
 
     Args:
@@ -105,21 +115,57 @@ def to_cpsat(model: Model, **options: Any) -> str:
     return "\n".join(lines) + "\n" + form.proto_text()
 
 
+def to_mps(model: Model, /, **options: Any) -> str:
+    """The ``mip`` backend's binary program in free MPS format.
+
+    Args:
+        model: The Model.
+        **options: ``mip`` backend options (accepted; none changes the program).
+    """
+    from .backends.mip import MipBackend
+
+    return MipBackend().compile(model, **options).to_mps()
+
+
+def to_lp(model: Model, /, **options: Any) -> str:
+    """The ``mip`` backend's binary program in CPLEX LP format (options as :func:`to_mps`)."""
+    from .backends.mip import MipBackend
+
+    return MipBackend().compile(model, **options).to_lp()
+
+
+def to_smt2(model: Model, /, **options: Any) -> str:
+    """The ``smt`` backend's z3 model as SMT-LIB 2 (needs ``z3-solver``).
+
+    Args:
+        model: The Model.
+        **options: ``smt`` backend options (``model``: ``int`` or ``bool``; ``occurrences``).
+    """
+    from .backends.smt import SmtBackend
+
+    backend = SmtBackend()
+    backend.check(model)  # z3 must be there
+    return backend.compile(model, **options).to_smt2()
+
+
 EXPORTERS: dict[str, Callable[[Model, dict[str, Any]], str]] = {
     "dimacs": lambda model, options: to_dimacs(model, **options),
     "opb": lambda model, options: to_opb(model, **options),
     "cpsat": lambda model, options: to_cpsat(model, **options),
     "mzn": lambda model, options: _to_mzn(model, **options),
+    "mps": lambda model, options: to_mps(model, **options),
+    "lp": lambda model, options: to_lp(model, **options),
+    "smt2": lambda model, options: to_smt2(model, **options),
 }
 
 
-def _to_mzn(model: Model, **options: Any) -> str:
+def _to_mzn(model: Model, /, **options: Any) -> str:
     from .mzn import to_mzn
 
     return to_mzn(model, **options)
 
 
-def export(model: Model, to: str, **options: Any) -> str:
+def export(model: Model, to: str, /, **options: Any) -> str:
     """The text of ``model`` in format ``to`` (a key of :data:`EXPORTERS`).
 
     Raises:
@@ -136,6 +182,7 @@ _HEAD = re.compile(r"futocp cells (\d+)\b")
 _VAR = re.compile(r"var (\d+) = cell (\d+) \S+ label (?P<label>.+)$")
 _INT_VAR = re.compile(r"int var (\d+) = cell (\d+) \S+$")
 _CPSAT_HEAD = re.compile(r"# futocp cells (\d+) formulation \w+ labels (?P<labels>.+)$")
+_SOLVER_HEAD = re.compile(r"([*\\;]) futocp (?:mip|smt \w+) cells \d+")
 _RESPONSE_FIELD = re.compile(r"^(status|solution)\s*:\s*", re.M)
 _FIXED = re.compile(r"fixed cell (\d+) \S+ label (?P<label>.+)$")
 
@@ -242,7 +289,8 @@ def _true_vars(model_text: str, source: str) -> set[int]:
 
 def formula_format(formula_text: str) -> str:
     """The export format of a formula :func:`export` wrote, by its first line:
-    ``mzn``, ``cpsat``, or ``dimacs`` (DIMACS and OPB share their variable map).
+    ``mzn``, ``cpsat``, ``mps``, ``lp``, ``smt2``, or ``dimacs`` (DIMACS and OPB
+    share their variable map).
 
     Example:
         >>> formula_format("% futocp MiniZinc export: kind=sudoku, 81 cells, 9 values")
@@ -251,14 +299,21 @@ def formula_format(formula_text: str) -> str:
     first = formula_text.split("\n", 1)[0].strip()
     if first.startswith(MZN_HEADER):
         return "mzn"
+    head = _SOLVER_HEAD.match(first)
+    if head is not None:
+        return {"*": "mps", "\\": "lp", ";": "smt2"}[head.group(1)]
     return "cpsat" if _CPSAT_HEAD.match(first) else "dimacs"
 
 
 def answer_format(model_text: str) -> str:
-    """The export format a solver's answer was made for, by its content: ``mzn``
-    (MiniZinc's ``futocp-solution:`` lines or verdict), ``cpsat`` (a
-    ``CpSolverResponse``: ``status:`` and ``solution:`` lines), else ``dimacs``
-    (literals; a PB solver's answer to the OPB reads the same)."""
+    """The export format a solver's answer was made for, by its content: ``mps``
+    (a HiGHS or SCIP solution file; an answer to the LP reads the same), ``smt2``
+    (z3's model output), ``mzn`` (MiniZinc's ``futocp-solution:`` lines or
+    verdict), ``cpsat`` (a ``CpSolverResponse``: ``status:`` and ``solution:``
+    lines), else ``dimacs`` (literals; a PB solver's answer to the OPB reads the same)."""
+    solver = solver_answer(model_text)
+    if solver is not None:
+        return "smt2" if solver == "z3" else "mps"
     if SOLUTION_PREFIX in model_text or "=====UNSATISFIABLE=====" in model_text:
         return "mzn"
     return "cpsat" if _RESPONSE_FIELD.search(model_text) else "dimacs"
@@ -374,13 +429,16 @@ def decode(board_or_model: Board | Model, formula_text: str, model_text: str, *,
     Args:
         board_or_model: The Board (or Model) the formula was exported from.
         formula_text: The exported text, any format of :data:`EXPORTERS` (for
-            DIMACS and OPB, its comment lines are enough).
+            DIMACS and OPB, its comment lines are enough; for MPS, LP and SMT-LIB,
+            its first line is checked against the board, or it may be empty).
         model_text: The solver's answer. To DIMACS or OPB: ``v`` lines
             (``v 1 -2 3 ... 0``, or ``v x1 -x2`` from a PB solver), MiniSat's
             result file (a ``SAT`` line, then the literals; ``UNSAT`` or ``INDET``
             is an error), or plain integers; ``s`` and ``c`` lines are skipped. To
             the CP-SAT proto: the ``CpSolverResponse`` in text format. To the
             MiniZinc model: what ``minizinc`` printed (the first solution is taken).
+            To MPS, LP or SMT-LIB: a HiGHS or SCIP solution file or z3's model
+            output (read by :func:`futocp.answers.decode_answer`).
         formula_source: The name of the formula in error messages (its file).
         model_source: The name of the model in error messages (its file).
 
@@ -392,7 +450,15 @@ def decode(board_or_model: Board | Model, formula_text: str, model_text: str, *,
             board, or a model that gives a cell no label or two.
     """
     board = board_or_model.board if isinstance(board_or_model, Model) else board_or_model
+    if solver_answer(model_text) is not None:
+        head = re.search(r"futocp (?:mip|smt \w+) cells (\d+)", formula_text[:300])
+        if head:
+            _check_cells(int(head.group(1)), board, formula_source)
+        return decode_answer(board, model_text, source=model_source)
     fmt = formula_format(formula_text)
+    if fmt in ("mps", "lp", "smt2"):
+        raise InputError(f"not an answer to a {fmt} formula: expected a HiGHS or SCIP solution "
+                         "file, or z3's model output", model_source)
     if fmt == "mzn":
         chosen = _mzn_choice(formula_text, model_text, board, formula_source, model_source)
     elif fmt == "cpsat":
@@ -405,16 +471,11 @@ def decode(board_or_model: Board | Model, formula_text: str, model_text: str, *,
         for var, (c, label) in var_map.items():
             if var in true:
                 chosen.setdefault(c, []).append(label)
+    out = one_label_per_cell(board, chosen, "the model", "is it a model of this formula?",
+                             model_source)
     values = set(board.values)
-    out: list[Label] = []
-    for c in range(board.n_cells):
-        labels = chosen.get(c, [])
-        if len(labels) != 1:
-            what = "no label" if not labels else f"{len(labels)} labels"
-            raise InputError(f"the model gives cell {board.cell_name(c)} {what}; "
-                             f"is it a model of this formula?", model_source)
-        if labels[0] not in values:
-            raise InputError(f"label {labels[0]!r} of cell {board.cell_name(c)} is not a label "
+    for c, label in enumerate(out):
+        if label not in values:
+            raise InputError(f"label {label!r} of cell {board.cell_name(c)} is not a label "
                              f"of this board", formula_source)
-        out.append(labels[0])
     return tuple(out)

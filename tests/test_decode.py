@@ -85,8 +85,33 @@ def _mzn(board: Board, formula: str, tmp_path: Path) -> str:
     return proc.stdout
 
 
+def _highs(board: Board, formula: str, tmp_path: Path, suffix: str) -> str:
+    highspy = pytest.importorskip("highspy")
+    path = tmp_path / f"p.{suffix}"
+    path.write_text(formula)
+    h = highspy._Highs()
+    h.setOptionValue("output_flag", False)
+    assert h.readModel(str(path)) == highspy.HighsStatus.kOk
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    h.writeSolution(str(tmp_path / "p.sol"), 0)
+    return (tmp_path / "p.sol").read_text()
+
+
+def _z3(board: Board, formula: str, tmp_path: Path) -> str:
+    z3 = pytest.importorskip("z3")
+    path = tmp_path / "p.smt2"
+    path.write_text(formula)
+    solver = z3.Solver()
+    solver.from_file(str(path))
+    assert solver.check() == z3.sat
+    return "sat\n" + solver.model().sexpr()
+
+
 SOLVERS: dict[str, Callable[[Board, str, Path], str]] = {
-    "dimacs": _dimacs, "opb": _opb, "cpsat": _cpsat, "mzn": _mzn}
+    "dimacs": _dimacs, "opb": _opb, "cpsat": _cpsat, "mzn": _mzn,
+    "mps": lambda b, f, t: _highs(b, f, t, "mps"), "lp": lambda b, f, t: _highs(b, f, t, "lp"),
+    "smt2": _z3}
 
 
 def test_every_export_format_has_a_solver_here():
@@ -108,8 +133,9 @@ def test_export_solve_outside_decode_gives_a_verified_solution(fmt, instance, tm
     solution = [v for row in doc["solution"] for v in row]
     assert verify(board, solution) == []
     # without --formula, the export the answer was made for is written again
-    if fmt != "opb":  # an OPB answer reads as DIMACS literals, over the same variables
-        assert answer_format(answer.read_text()) == fmt
+    # an OPB answer reads as DIMACS literals, over the same variables; a HiGHS
+    # solution file to the LP as one to the MPS (the same columns)
+    assert answer_format(answer.read_text()) == {"opb": "dimacs", "lp": "mps"}.get(fmt, fmt)
     assert main(["decode", path, str(answer), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["solution"] == doc["solution"]
 
@@ -119,6 +145,7 @@ def test_string_labels_come_back_from_every_format(fmt, tmp_path):
     model = build_model(STRINGS)
     formula = export(model, fmt)
     assert formula_format(formula) == ("dimacs" if fmt == "opb" else fmt)
+    # (a HiGHS, SCIP or z3 answer names its variables after cell and value: no map needed)
     values = decode(STRINGS, formula, SOLVERS[fmt](STRINGS, formula, tmp_path))
     assert set(values) == {"a", "b"} and verify(STRINGS, values) == []
 

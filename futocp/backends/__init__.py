@@ -26,6 +26,7 @@ from .anneal import AnnealBackend
 from .auto import AutoBackend
 from .base import Backend, Deadline, Option
 from .bt import BtBackend
+from .choco import ChocoBackend
 from .colorfutoshiki import ColorfutoshikiBackend
 from .cpsat import CpsatBackend
 from .fc import FcBackend
@@ -33,8 +34,10 @@ from .genetic import GeneticBackend
 from .listcolor import ListcolorBackend
 from .mac import MacBackend
 from .minizinc import MinizincBackend
+from .mip import MipBackend
 from .pyconstraint import PyconstraintBackend
 from .sat import SatBackend
+from .smt import SmtBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table",
            "BackendRow", "counter_names", "counting_order", "solver_packages"]
@@ -42,7 +45,7 @@ __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_
 REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (
     CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend,
     BtBackend, FcBackend, MacBackend, ColorfutoshikiBackend, AnnealBackend, GeneticBackend,
-    AutoBackend,
+    AutoBackend, MipBackend, SmtBackend, ChocoBackend,
 )}
 
 

@@ -533,7 +533,7 @@ class AnnealBackend(Backend):
                "the final state last (at most 1001 points: K doubles as needed); 0 = none", min=0),
     )
 
-    def compile(self, model: Model, **options: Any) -> AnnealProgram:
+    def compile(self, model: Model, /, **options: Any) -> AnnealProgram:
         """The energy structure the annealing runs on (:class:`AnnealProgram`)."""
         opts = self.parse_options(options)
         return compile_anneal(model, opts["move"], opts["partition"])

@@ -373,7 +373,7 @@ class AutoBackend(Backend):
                "backend[:key=value]...,backend..."),
     )
 
-    def solve(self, model: Model, **kwargs: Any) -> Result:
+    def solve(self, model: Model, /, **kwargs: Any) -> Result:
         """:meth:`Backend.solve`; an answer auto gives itself (the givens and the
         filtering decide the board, or a clue conflict) says ``answered_by`` auto."""
         result = super().solve(model, **kwargs)
@@ -382,7 +382,7 @@ class AutoBackend(Backend):
             result.stats["answered_options"] = {}
         return result
 
-    def compile(self, model: Model, **options: Any) -> Any:
+    def compile(self, model: Model, /, **options: Any) -> Any:
         """The native formulation of the first member the table chooses."""
         from . import get_backend
 

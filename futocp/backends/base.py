@@ -447,11 +447,11 @@ class Backend:
                     f"{need:,.0f} MB")
         return None
 
-    def compile(self, model: Model, **options: Any) -> Any:
+    def compile(self, model: Model, /, **options: Any) -> Any:
         """The native formulation of ``model`` (for inspection and export)."""
         raise NotImplementedError
 
-    def solve(self, model: Model, *, limit: int | None = 1, time_limit: float | None = None,
+    def solve(self, model: Model, /, *, limit: int | None = 1, time_limit: float | None = None,
               seed: int | None = None, memory_limit: float | None = None,
               isolate: bool | None = None, **options: Any) -> Result:
         """Solve ``model``: up to ``limit`` solutions (None = all) within ``time_limit`` s.

@@ -440,7 +440,7 @@ class CpsatBackend(Backend):
         Option("log", bool, False, None, "print the CP-SAT search log"),
     )
 
-    def compile(self, model: Model, *, deadline: Deadline | None = None,
+    def compile(self, model: Model, /, *, deadline: Deadline | None = None,
                 **options: Any) -> CpsatFormulation:
         """The CP-SAT model of ``model``; ``deadline`` is checked while it is built
         (:class:`~futocp.backends.base.DeadlinePassed` once it has passed)."""

@@ -264,7 +264,7 @@ class GeneticBackend(Backend):
                "spare the parents"),
     )
 
-    def compile(self, model: Model, **options: Any) -> GeneticProgram:
+    def compile(self, model: Model, /, **options: Any) -> GeneticProgram:
         """The graph-colouring structure the GA runs on (:class:`GeneticProgram`)."""
         opts = self.parse_options(options)
         return compile_genetic(model, opts["partition"])

@@ -867,7 +867,7 @@ class ListcolorBackend(Backend):
                 f"backend {self.name!r} refuses a model of {model.n_cells} cells: its search "
                 f"stack could need {worst / 1e9:.1f} GB (limit {_MAX_STACK_BYTES / 1e9:.0f} GB)")
 
-    def compile(self, model: Model, *, seed: int | None = None, **options: Any
+    def compile(self, model: Model, /, *, seed: int | None = None, **options: Any
                 ) -> ListcolorProgram:
         """The program :meth:`solve` runs: ``seed`` shuffles its tie-break order (and
         the search's value order); the options are checked (they choose how the

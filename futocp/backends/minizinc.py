@@ -97,7 +97,7 @@ class MinizincBackend(Backend):
             return "the minizinc binary is not on the PATH (Debian package minizinc)"
         return True
 
-    def compile(self, model: Model, **options: Any) -> str:
+    def compile(self, model: Model, /, **options: Any) -> str:
         """The MiniZinc model text (model and data in one file)."""
         opts = self.parse_options(options)
         return to_mzn(model, consistency=opts["consistency"], relations=opts["relations"],

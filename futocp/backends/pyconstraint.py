@@ -685,7 +685,7 @@ class PyconstraintBackend(Backend):
                min=1),
     )
 
-    def compile(self, model: Model, **options: Any) -> Any:
+    def compile(self, model: Model, /, **options: Any) -> Any:
         """The ``constraint.Problem`` for ``model`` (variables are cell numbers)."""
         return _compile(model, self.parse_options(options))
 

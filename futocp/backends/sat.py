@@ -1132,7 +1132,7 @@ class SatBackend(Backend):
             return "the python-sat package is not installed"
         return True
 
-    def compile(self, model: Model, *, deadline: Deadline | None = None,
+    def compile(self, model: Model, /, *, deadline: Deadline | None = None,
                 **options: Any) -> SatFormulation:
         """The CNF of ``model`` (options ``card``, ``pairwise_max``, ``card_long``,
         ``less``, ``cage`` and ``simplify``; ``solver`` is ignored); ``deadline`` is

@@ -1051,7 +1051,7 @@ class SeedSearchBackend(Backend):
     count_rank = None
     decided_shortcut = False  # the papers count the nodes of decided boards too
 
-    def compile(self, model: Model, **options: Any) -> SearchProgram:
+    def compile(self, model: Model, /, **options: Any) -> SearchProgram:
         """The search program (structure and root lists) that ``solve`` runs."""
         opts = self.parse_options(options)
         return compile_search(model, self.algorithm, order=opts.get("order", "static"),

@@ -42,9 +42,12 @@ def cmd_decode(args: argparse.Namespace) -> int:
     """``futocp decode``: an external solver's answer read back into a solution, verified."""
     _, board = one_instance(args, "a model decodes into one puzzle")
     answer = formats.read_text(args.model, max_bytes=None)  # a solver's answer: any size
-    if args.formula is None:  # the export the answer was made for, written again
-        formula = export(build_model(board, args.filtering), answer_format(answer),
-                         **parse_opts(args.opt))
+    fmt = answer_format(answer)
+    if args.formula is None and fmt in ("mps", "smt2"):
+        # a HiGHS or SCIP solution file, z3's model: its names suffice, no formula needed
+        formula, where = "", f"the formula of {source_of(args)}"
+    elif args.formula is None:  # the export the answer was made for, written again
+        formula = export(build_model(board, args.filtering), fmt, **parse_opts(args.opt))
         where = f"the formula of {source_of(args)} (re-encoded)"
     else:
         formula, where = formats.read_text(args.formula, max_bytes=None), args.formula
@@ -74,13 +77,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Add the ``export``, ``decode`` and ``convert`` commands to ``sub`` (argparse sub-parsers)."""
-    p = sub.add_parser("export", help="write the instance as DIMACS, OPB, a CP-SAT proto or "
-                       "MiniZinc")
+    p = sub.add_parser("export", help="write the instance as DIMACS, OPB, a CP-SAT proto, "
+                       "MiniZinc, MPS, CPLEX LP or SMT-LIB 2")
     add_instances(p, "a collection needs --index")
     p.add_argument("--to", required=True, choices=sorted(EXPORTERS),
                    help="the formula's format: " + ", ".join(sorted(EXPORTERS)))
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
-                   help="encoding option of the backend behind the format (e.g. card=seqcounter)")
+                   help="encoding option of the backend behind the format (e.g. card=seqcounter, "
+                        "model=bool for smt2)")
     p.add_argument("--filtering", choices=FILTERINGS, default="lists",
                    help="list filtering of the model before the encoding")
     p.add_argument("-o", "--output", help="write here (atomically; default: stdout)")
@@ -91,14 +95,17 @@ def add_commands(sub: Any) -> None:
                        description="Read the answer of an external solver on a formula made "
                        "by 'futocp export', any of its formats (DIMACS 'v' lines, MiniSat's "
                        "result file 'SAT' + literals, a PB solver's 'v x1 -x2', a CP-SAT "
-                       "response's 'solution:' lines, or MiniZinc output) and print the "
-                       "solution, verified. Exit 1 when it fails verification.")
+                       "response's 'solution:' lines, MiniZinc output, a HiGHS or SCIP solution "
+                       "file, or z3's model) and print the solution, verified. Exit 1 when it "
+                       "fails verification.")
     add_instances(p, "a collection needs --index")
     p.add_argument("model", help="the solver's output (DIMACS 'v' lines, MiniSat's 'SAT' file, "
-                                 "OPB, a CP-SAT response, or MiniZinc output)")
+                                 "OPB, a CP-SAT response, MiniZinc output, a HiGHS or SCIP "
+                                 "solution file, or z3's model)")
     p.add_argument("--formula", help="the file 'futocp export' wrote (DIMACS, OPB, CP-SAT or "
                                      "MiniZinc; default: re-encode the instance with --opt and "
-                                     "--filtering, as export does)")
+                                     "--filtering, as export does; MPS, LP and SMT-LIB "
+                                     "answers need none)")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="the encoding options given to export (e.g. card=seqcounter)")
     p.add_argument("--filtering", choices=FILTERINGS, default="lists",
