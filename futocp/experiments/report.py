@@ -334,14 +334,14 @@ def print_report(summary: pd.DataFrame, console: Any = None) -> None:
 
 # ------------------------------------------------------------------ plots
 #: Colours of the series: matplotlib's ten (tab10), then six more. A backend's colour is
-#: COLOURS[i % 16] and its marker MARKERS[i % 13] for its index i in the REGISTRY, so
+#: COLOURS[i % 16] and its marker MARKERS[i % 15] for its index i in the REGISTRY, so
 #: each registered backend has its own colour and its own marker (and, beyond 16
-#: series, no two share both: 16 and 13 are coprime).
+#: series, no two share both: 16 and 15 are coprime).
 COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
            "tab:pink", "tab:gray", "tab:olive", "tab:cyan", "black", "darkgoldenrod", "navy",
            "maroon", "teal", "indigo")
 #: Markers of the series (filled ones, told apart in black and white too).
-MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "h", "p", "d")
+MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "h", "p", "d", "H", "8")
 
 
 def _style(index: int) -> dict[str, str]:
