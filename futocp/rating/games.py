@@ -16,6 +16,7 @@ scale's ``grades``; ``explain`` and ``hint`` read them as for Unequal.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -85,7 +86,9 @@ def register(scale: GameScale) -> GameScale:
 
 def _load() -> None:
     for name in _MODULES:
-        importlib.import_module(f"{__package__}.{name}")
+        module = f"{__package__}.{name}"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
 
 
 def game_scale(name: str) -> GameScale | None:
