@@ -1,105 +1,15 @@
 """The native list-colouring backend: backtracking over bit-set lists (Python, or its C core).
 
-Every cell has a *list* (the Model's domain): an ``int`` whose bit ``i`` is set
-while value index ``i`` is still allowed. Beside the lists the solver keeps the
-*dual table*: for every all-different asterism and label, the bit set of the
-asterism's cells that can still take the label. After each choice it
-propagates to a fixpoint:
+Every cell keeps a *list* (a bit set of value indices) beside the dual table
+(per all-different asterism and label, the cells that can still take it);
+each choice is propagated to a fixpoint (:mod:`.listcolor_propagate`), and the
+search branches by MRV or a Satz-style lookahead (:mod:`.listcolor_branch`),
+sequentially, as a portfolio, or split over ``workers`` processes. The same
+search exists in C (``_listcolor_core.c``, option ``core``); this module is
+its readable reference and fallback.
 
-* all-different asterisms: a fixed label leaves the lists of the other cells of
-  the asterism; a label that fits only one cell of the asterism is forced there
-  (*hidden single*); a label that fits no cell is a dead end;
-* count asterisms (repeated labels): once a label's multiplicity is used up it
-  leaves the other lists; when the cells that can still take a label are exactly
-  as many as it still needs, they all take it;
-* inequalities ``a < b`` (the specialised encoding of ``less``): ``b`` keeps
-  only labels above ``min(a)``, ``a`` only labels below ``max(b)``;
-* every other binary relation (``consecutive``, ``ratio``, a kind registered
-  by a user...), from its support (:meth:`~futocp.model.Model.support`): arc
-  consistency -- when a cell's list changes, its partner keeps only the
-  labels compatible with one of the cell's remaining labels;
-* partial all-different groups (a cage's cells): a fixed label leaves the
-  lists of the group's other cells (no hidden singles: the group need not
-  hold every label);
-* n-ary relations, from the registry: a kind of :data:`LABEL_SETS` (the
-  specialised encoding of a Killer ``cage``) by its label sets -- the sets of
-  the right size and sum (:meth:`~futocp.model.Model.combinations`) that
-  still fit (every cell can take one of their labels, the fixed cells' labels
-  belong to them) bound every list of the cage, and a label all of them need
-  that fits one cell only is placed there; every other kind (Keen's
-  ``arith``, Towers' ``visible``, a kind registered by a user) by its generic
-  decomposition, the layered decision diagram of its allowed tuples
-  (:meth:`~futocp.model.Model.diagram`, built on every value so that models
-  of one structure share it): each list keeps the labels on a
-  root-to-terminal path of still allowed labels (generalised arc
-  consistency, :func:`futocp.diagram.supports`).
-
-Branching. The plain search takes the cell with the fewest labels left
-(MRV / DSATUR; ties by the static degree -- relations first -- then cell
-order) or, when smaller, the (asterism, label) pair with the fewest cells left
-("which cell of this row takes 7"). Hard instances (Latin square completion near
-the phase transition) need more: after ``_AUTO_SWITCH`` dead ends (option
-``lookahead="auto"``) every node runs a Satz-style lookahead over the binary
-choices (cells with two labels, labels with two cells): each side is
-propagated on a copy; a side that fails forces the other (failed literal), a
-label removed by both sides is removed at the node (dilemma rule); the search
-then branches on the binary choice whose sides create the most new binary
-choices or remove the most values (option ``weight``), on the already
-propagated copies, lighter side first. By default (``weight="portfolio"``),
-when one solution is asked for, the two scorings run as two searches in turns
-(the removed-values one alone for its first dead ends) and the first to
-finish answers: each has heavy tails on different instances (on the 40 CSPLib
-QWH order-30 instances the worst case drops from 1.5M probes to 0.56M, the
-total by a quarter).
-
-Undo is by copying the lists at each node (copying a list of small ints is
-faster in CPython than replaying a trail). The search is an explicit stack, so
-enumeration depth is not bounded by Python's recursion limit. Without a seed
-the search is deterministic; a seed shuffles the tie-break order (it is part of
-the compiled :class:`ListcolorProgram`) and the value order.
-
-Parallel search (seed 004), option ``workers=N``: the search is split at its
-first levels into subproblems -- the nodes of the first levels of the tree,
-their lists propagated, expanded level by level with the brancher the
-sequential search starts with until there are enough -- solved in N forked
-processes by the shared pool (:mod:`futocp.backends.parallel`): counts add up
-when enumerating (with ``lookahead="never"`` the solutions come in the
-sequential order and every counter equals the sequential run's), the first
-solution stops the others when one is asked for. With one solution asked for
-and the default ``weight="portfolio"``, the two lookahead searches that the
-sequential search runs in turns run side by side instead, one per process,
-the first to finish answering (with more workers than searches, each
-search's tree is split as above); on the hard QWH instances this is what
-divides the time (a tree split of a satisfiable instance mostly waits for
-the subtree the sequential search would have found the solution in).
-
-Compiled core (option ``core``). The search above -- propagation, both
-branchers, the root's settling, the switch, restart and portfolio of
-:meth:`_Search.run` -- also exists in C (``_listcolor_core.c``, a CPython
-extension that ``pip install -e .`` builds when a C compiler is present),
-step for step, so that it gives the same solutions in the same order and
-the same counters; this module stays the readable reference and the
-fallback. ``core="auto"`` (default) runs the C core when it is built and
-takes the program, ``"python"`` the reference, ``"compiled"`` refuses
-(:class:`~futocp.errors.UsageError`) when the core is not built. The core
-takes every option and model feature but two, which run in Python with
-``stats["core_fallback"]`` saying why: a ``seed`` (its value order comes from
-Python's :mod:`random`) and lists wider than 128 bits (more than 128 values,
-or an all-different group of more than 128 cells). The core is built twice
-from the one C source: with 64-bit lists (``_listcolor_core``, up to 64
-values and groups of 64 cells: Sudoku, QWH up to order 64) and with 128-bit
-lists (``_listcolor_core_wide``, up to 128); a program runs on the narrowest
-that takes it, so the wide build costs the common boards nothing.
-``stats["core"]`` says which engine searched. With ``workers``, the split
-runs in Python and each worker's subproblems in the chosen engine.
-
-Stats: ``nodes`` (children entered), ``backtracks`` (dead ends),
-``removed_values`` (values removed by propagation in the search, plus the
-Model filtering's), ``max_depth``, ``probes`` (lookahead propagations),
-``failed_literals`` and ``dilemma_values``; with ``workers``: ``workers``,
-``worker_nodes`` (nodes per worker), ``split_depth``, ``split_nodes`` (nodes
-entered before the workers start), ``subproblems`` and, for a portfolio,
-``portfolio`` (the number of searches).
+The design, the options and the measurements behind the defaults:
+``docs/backends.md``, section "listcolor".
 
 Example:
     >>> from futocp.families import latin_square

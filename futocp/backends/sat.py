@@ -1,120 +1,14 @@
 """SAT backend: a CNF through python-sat (``pysat``).
 
-The *direct encoding*: one Boolean variable per (cell, value index in its
-list), allocated in a :class:`pysat.formula.IDPool` under the object
-``("x", cell, value)``. Cells whose list is a single value (clues, or cells
-the list filtering fixed) get no variable, nor do values the filtering
-removed: they are constants, and every clause is simplified against them
-(clauses made true are dropped, false literals removed).
+The direct encoding (one variable per cell and value of its list), exact
+cover by python-sat's cardinality encodings (option ``card``), the support
+or order encoding of binary relations (``less``), cages (``cage``) and other
+n-ary relations (``nary``) -- all in :mod:`futocp.backends.sat_encode` --
+then a python-sat solver (``solver``), enumeration by blocking clauses, and
+time and memory limits (a child process for solvers that cannot be interrupted).
 
-Exact cover, not only at-most-one:
-
-* per cell, exactly one value of its list;
-* per asterism and value, exactly its multiplicity -- for a plain Latin
-  group that is exactly-one, i.e. *both* at-most-one and at-least-one.
-
-The cardinality constraints are python-sat's own encodings
-(:class:`pysat.card.CardEnc` with ``vpool=`` the pool), option ``card``: one
-of :data:`CARD_ENCODINGS` for every constraint, or ``auto`` (the default),
-which picks per constraint by the length of its list of literals
-(:func:`card_for`): ``pairwise`` up to ``pairwise_max`` literals
-(:data:`AUTO_PAIRWISE_MAX`), the linear ``card_long`` (:data:`AUTO_CARD_LONG`)
-above -- pairwise needs no auxiliary variable and is the fastest on the short
-lists of puzzles and QWH, but grows as n^2/2, which on an empty square of
-order 60 is 19 M clauses. The stats ``card_used`` count the constraints per
-encoding. ``pairwise``, ``ladder`` and ``bitwise`` only hold bounds of 1; a
-multiset board's counts above 1 then use :data:`MULTI_FALLBACK` (reported in
-the stats as ``card_multi``). Pairwise clauses beyond
-:data:`MAX_PAIRWISE_CLAUSES` (``card=pairwise`` on an empty square of order
-52 or more, or a ``pairwise_max`` that large) are refused: the message names
-``card=auto``.
-
-A partial all-different group (a cage's cells) gets at-most-one per value
-among its cells (the ``card`` encoding).
-
-Every binary relation kind of the registry (:mod:`futocp.relations`) gets the
-*support encoding* built from its support (:meth:`~futocp.model.Model.support`):
-for each value v of a, ``x[a,v] -> OR x[b,w] (w supports v)``, and for each
-value w of b, ``x[b,w] -> OR x[a,v] (v supports w)`` -- unit propagation then
-keeps the relation arc consistent. ``Less`` (value(a) < value(b)) is encoded
-by option ``less``:
-
-* ``support``: the support encoding above (``w > v``, ``v < w``);
-* ``order``: the order encoding of Tamura et al. (Constraints 14(2), 2009):
-  auxiliary variables ``("ge", c, v)`` meaning value(c) >= v, chained
-  (``ge(c,v') -> ge(c,v)`` for v < v'), channelled to the direct ones, and
-  ``ge(a,t) -> ge(b,t+1)`` for every value t of a.
-
-Every n-ary relation kind without a specialised encoding in
-:data:`NARY_ENCODERS` gets the *diagram encoding* of its generic
-decomposition, the relation's layered decision diagram
-(:meth:`~futocp.model.Model.diagram`: unrolled from its kind's automaton, or
-built from its table of allowed tuples): one variable per inner node and per
-arc, the root and the terminal true; an arc implies its source, its target
-and its label's direct literal; a node implies one of its outgoing and one
-of its incoming arcs; a label implies one of its arcs. Unit propagation then
-keeps exactly the labels on a root-to-terminal path (generalised arc
-consistency). A Keen cage (``arith``) takes it. A Towers clue (``visible``)
-has a specialised encoding: the order encoding of the running maximum along
-the line (``("top", i, j, v)``: the first j cells hold a value >= v), a
-``("seen", i, j)`` literal per cell (its value above the running maximum
-before it) and a cardinality constraint (``card``) on them. Option ``nary``
-(:data:`NARY_CHOICES`) chooses; ``auto`` (default) takes :data:`AUTO_NARY`,
-by measurement (``benchmarks/tatham_games.py``: on 9x9 Towers of Tatham's
-hardest grade the specialised encoding took 0.26 s at the median, the
-diagram 0.41 s).
-
-A cage's sum (labels pairwise different, summing to S) is encoded by option
-``cage``:
-
-* ``combinations``: one auxiliary variable ``("comb", i, K)`` per label set K
-  the cage may hold (:meth:`~futocp.model.Model.combinations`, restricted to
-  the sets the cells' lists and fixed cells still allow), exactly one of them
-  true (``card`` encoding), each value of a chosen set present in the cage
-  (``comb(K) -> OR x[c,v]``), and a value of no remaining set absent
-  (``x[c,v] -> OR comb(K), v in K``);
-* ``pb``: the pseudo-Boolean equality ``sum label(v) * x[c,v] = S`` through
-  python-sat's :class:`pysat.pb.PBEnc` (its default encoder), which needs
-  python-sat's ``pb`` extra (``pip install 'python-sat[pb]'``: the pindakaas
-  package for python-sat 1.9, pypblib before).
-
-The default, :data:`DEFAULT_CAGE`, was chosen by measurement: on random 9x9
-Killer boards (cages of 2 to 5 cells cut from a hidden solution, 50 boards
-per set), ``combinations`` takes about a third of ``pb``'s median wall time
-(3.2x faster enumerating every solution of fully caged boards, 2.9x finding
-two solutions when 40% of the cages are dropped), in encoding and in search
-alike, with 40% fewer clauses; python-sat's other PB encoders (bdd,
-seqcounter, adder) are slower still.
-
-With ``simplify`` (default), unit propagation runs on the CNF once it is
-built, and the formula is encoded again with the values it fixed or removed
-as constants (on QWH this gives exactly lsencode's "3-D" encoding).
-
-The SAT solver is option ``solver``: any python-sat solver installed here, or
-``auto`` (default), which picks by :data:`AUTO_SOLVERS`: ``kissat404`` for one
-solution (the shortest tail on QWH), ``cadical195`` to enumerate (Kissat is
-not incremental), and under a time limit the same on formulas of
-:data:`AUTO_CHILD_LITERALS` direct literals or more, ``glucose42`` below
-(where starting a process costs more than the search). Enumeration adds a
-blocking clause on the cell variables to the same incremental solver after
-each solution (a non-incremental solver is rebuilt with the blocking clauses).
-The defaults of ``card``, ``less`` and ``solver`` were chosen by measurement
-(``benchmarks/sat_encodings.py``, ``benchmarks/sat_peers.py``,
-``docs/performance.md``).
-
-Limits. The time limit covers encoding (checked every few hundred clauses:
-``unknown``, "time limit of 10 s reached while encoding") and search. A solver
-python-sat can interrupt is stopped by a timer calling ``interrupt()``
-(``solve_limited(expect_interrupt=True)``); CaDiCaL, Kissat and Lingeling
-cannot be (:func:`can_interrupt`), so under a time limit they run in a child
-process (:mod:`futocp.procs`) that streams each solution back and
-is killed at the deadline. So does a CNF whose load into the solver, which
-nothing interrupts, could outlast the limit (:data:`LOAD_S_PER_LITERAL`), and
-every solve with a memory limit or ``isolate``. An encoding that clearly
-cannot fit in memory (:func:`estimate_cnf`, :data:`BYTES_PER_CLAUSE`) is
-refused before it is built. No solver is handed an empty formula (unit
-propagation decided every cell; maplesat segfaults on it): the answer is read
-from the fixed cells.
+The design, the options and the measurements behind the defaults:
+``docs/backends.md``, section "sat".
 
 Example:
     >>> from futocp.families import latin_square
