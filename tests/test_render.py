@@ -19,7 +19,7 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.image import imread  # noqa: E402
 
-from futocp import formats, render  # noqa: E402
+from futocp import formats, render, render_kinds  # noqa: E402
 from futocp.api import solve  # noqa: E402
 from futocp.board import Board  # noqa: E402
 from futocp.cli import main  # noqa: E402
@@ -238,7 +238,7 @@ def test_killer_cages_are_dashed_inset_outlines_with_their_sums() -> None:
 
 
 def test_cage_outline_of_an_l_shape_turns_at_the_concave_corner() -> None:
-    segs = render._cage_segments([0, 3, 4], 3, 0.1)  # cells (0,0), (1,0), (1,1)
+    segs = render_kinds.cage_segments([0, 3, 4], 3, 0.1)  # cells (0,0), (1,0), (1,1)
     points = [p for seg in segs for p in seg]
     assert (0.9, 1.1) in [(round(x, 6), round(y, 6)) for x, y in points]  # the inner corner
 
