@@ -332,12 +332,13 @@ class _Painter(Canvas):
         widest = max(len(str(v)) for v in values)
         if geo.style in ("grid", "rows"):
             m = math.ceil(math.sqrt(len(values)))
-            size = 0.78 * self.pt / m * min(1.0, 1.5 / max(1, widest))
+            top, high = (0.27, 0.69) if cell in self.labelled else (0.06, 0.88)  # below a clue
+            size = 0.78 * self.pt / m * min(1.0, 1.5 / max(1, widest), high / 0.8)
             for label in labels:
                 i = values.index(label)
                 sr, sc = divmod(i, m)
                 px = x - 0.5 + 0.06 + (sc + 0.5) * 0.88 / m
-                py = y - 0.5 + 0.06 + (sr + 0.5) * 0.88 / m
+                py = y - 0.5 + top + (sr + 0.5) * high / m
                 ax.text(px, py, str(label), ha="center", va="center", fontsize=size,
                         color=CANDIDATE, zorder=5, gid=f"candidate-{cell}-{i}")
             return

@@ -61,6 +61,8 @@ class Canvas:
         pt: Points per data unit (font sizes scale with it).
         thin: Width of thin lines, in points.
         thick: Width of bold lines (region borders, the outline), in points.
+        labelled: The cells with a label in their corner (cage sums, Keen's clues),
+            whose pencil marks go lower.
     """
 
     board: Board
@@ -69,6 +71,7 @@ class Canvas:
     pt: float
     thin: float = field(init=False)
     thick: float = field(init=False)
+    labelled: set[int] = field(init=False, default_factory=set)
 
     def __post_init__(self) -> None:
         self.thin = max(0.4, min(1.0, 0.02 * self.pt))
@@ -288,7 +291,9 @@ def _draw_lines(canvas: Canvas, rels: Sequence[Relation]) -> None:
 # ------------------------------------------------------------------ groups of cells
 def _corner_text(canvas: Canvas, cells: Sequence[int], text: str, gid: str) -> None:
     """A small label in the corner of a group's first cell, on white."""
-    x, y, ha = canvas.corner(canvas.first_cell(cells))
+    first = canvas.first_cell(cells)
+    canvas.labelled.add(first)
+    x, y, ha = canvas.corner(first)
     canvas.ax.text(x, y, text, ha=ha, va="top", fontsize=max(5.0, 0.22 * canvas.geo.text
                                                                 * canvas.pt),
                    zorder=5, gid=gid, bbox={"boxstyle": "square,pad=0.08", "facecolor": "white",
