@@ -303,7 +303,6 @@ class _Painter(Canvas):
                     va="center", fontsize=max(5.0, 0.2 * self.pt), color="#666666",
                     gid=f"cell-name-{cell}")
 
-    # ------------------------------------------------------------ relations
     # ------------------------------------------------------------ values
     def values(self, values: Sequence[Label] | None,
                lists: Mapping[int, Sequence[Label]] | None) -> None:
@@ -313,9 +312,10 @@ class _Painter(Canvas):
         size = 0.58 * geo.text * self.pt * min(1.0, 1.55 / max(1, widest))
         if geo.style == "graph":
             size = 0.5 * geo.text * self.pt * min(1.0, 1.55 / max(1, widest))
-        dy = 0.02 * geo.text  # digits look centred a little below the middle
         for cell in range(board.n_cells):
             x, y = geo.centres[cell]
+            # digits look centred a little below the middle; lower still under a corner label
+            dy = (0.1 if cell in self.labelled and geo.style != "graph" else 0.02) * geo.text
             if cell in clues:
                 ax.text(x, y + dy, str(clues[cell]), ha="center", va="center", fontsize=size,
                         fontweight="bold", color=INK, zorder=5, gid=f"given-{cell}")

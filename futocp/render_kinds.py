@@ -364,7 +364,7 @@ def _draw_arith(canvas: Canvas, rels: Sequence[Relation]) -> None:
 CLUE_OFFSET = 0.85
 
 
-@register_drawing("visible", margin=CLUE_OFFSET + 0.45)
+@register_drawing("visible", margin=CLUE_OFFSET + 0.3)
 def _draw_visible(canvas: Canvas, rels: Sequence[Relation]) -> None:
     geo = canvas.geo
     size = 0.5 * geo.text * canvas.pt
