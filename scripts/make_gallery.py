@@ -232,6 +232,10 @@ def render_docs(index: dict[str, Any]) -> str:
         out += ["", f"Default board: {template.n_cells} cells, {len(template.asterisms)} asterisms "
                 f"of {template.k}, labels {' '.join(map(str, template.labels))}; "
                 f"`futocp new {fam.name}`."]
+        picture = ROOT / "docs" / "figures" / f"family-{fam.name}.png"  # scripts/figures.py
+        if picture.exists():
+            out += ["", "As `futocp render` draws one (`scripts/figures.py`):", "",
+                    f"![a {fam.name} puzzle](figures/{picture.name})"]
         example = _example(fam, index)
         if example:
             rel, board = example

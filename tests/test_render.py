@@ -19,7 +19,7 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.image import imread  # noqa: E402
 
-from futocp import formats, render  # noqa: E402
+from futocp import formats, render, render_kinds  # noqa: E402
 from futocp.api import solve  # noqa: E402
 from futocp.board import Board  # noqa: E402
 from futocp.cli import main  # noqa: E402
@@ -238,9 +238,162 @@ def test_killer_cages_are_dashed_inset_outlines_with_their_sums() -> None:
 
 
 def test_cage_outline_of_an_l_shape_turns_at_the_concave_corner() -> None:
-    segs = render._cage_segments([0, 3, 4], 3, 0.1)  # cells (0,0), (1,0), (1,1)
+    segs = render_kinds.cage_segments([0, 3, 4], 3, 0.1)  # cells (0,0), (1,0), (1,1)
     points = [p for seg in segs for p in seg]
     assert (0.9, 1.1) in [(round(x, 6), round(y, 6)) for x, y in points]  # the inner corner
+
+
+# ------------------------------------------------------------------ Keen, Towers, Solo
+KEEN_ID = "6:aa__a_15a__abaa_aa_b_a4_ba_,m12s2a7m8s3s1m6d3m72s1m6a8a7s1a5d3"
+TOWERS_ID = "6:///1/////4////3/3/3/4//1//2/1//3/2,m1a3q1b"
+KILLER_ID = ("3x3k:zzzc,_a___a________a___a____aaa_a_ba_b__aa____aa__aaaac_a____aa___aa_a_b___"
+             "__aaaaa____a_a__a__a__a_aaaa_,9_18a9_14_11_6a11a14d23_12c13a14c12_3_14c4e12a22_"
+             "13b11_7a21c8_7a11c3_15b9_14a5c15b9a7a12a17b")
+X_ID = "3x3x:c5c4b1b9_2_5g3_8_7j2a6c7a4j6_2_7g4_3_2b8b3c9c"
+JIGSAW_ID = ("9j:c5b1d3_6d9h5_5c8g4a3g7c3_3h6d2_7d6b8c,cbe__cb_d_aa__ba__b_dadbabgaeccaa__a___b_"
+             "_bb_a_a_ead_bdb_")
+
+
+def unit_segments(collection) -> set[tuple[tuple[float, float], tuple[float, float]]]:
+    """The segments of a LineCollection cut into unit cell sides, as sorted end pairs."""
+    out = set()
+    for seg in collection.get_segments():
+        (x0, y0), (x1, y1) = (tuple(round(float(v)) for v in p) for p in seg)
+        steps = max(abs(x1 - x0), abs(y1 - y0))
+        for k in range(steps):
+            a = (x0 + (x1 - x0) * k // steps, y0 + (y1 - y0) * k // steps)
+            b = (x0 + (x1 - x0) * (k + 1) // steps, y0 + (y1 - y0) * (k + 1) // steps)
+            out.add((min(a, b), max(a, b)))
+    return out
+
+
+def inner_borders(board: Board, owner: dict[int, int]):
+    """The unit sides between neighbouring cells of a grid that ``owner`` tells apart."""
+    rows, cols = board.grid_shape
+    out = set()
+    for cell in range(board.n_cells):
+        r, c = divmod(cell, cols)
+        if c + 1 < cols and owner.get(cell, -1) != owner.get(cell + 1, -1):
+            out.add(((c + 1, r), (c + 1, r + 1)))
+        if r + 1 < rows and owner.get(cell, -1) != owner.get(cell + cols, -1):
+            out.add(((c, r + 1), (c + 1, r + 1)))
+    return out
+
+
+def test_keen_cages_have_bold_borders_and_their_clues_in_the_first_cell() -> None:
+    board = formats.loads(KEEN_ID, "keen")
+    fig = render.figure(board)
+    cages = board.relations_of("arith")
+    (borders,) = artists(fig, "arith-borders")
+    owner = {cell: k for k, rel in enumerate(cages) for cell in rel.cells}
+    assert unit_segments(borders) == inner_borders(board, owner)  # none inside a cage
+    assert borders.get_linewidth()[0] > artists(fig, "cell-0")[0].get_linewidth()  # bold
+    labels = []
+    for k, rel in enumerate(cages):
+        (text,) = artists(fig, f"arith-{k}")
+        labels.append(text.get_text())
+        r, c = board.coords(min(rel.cells))
+        x, y = text.get_position()
+        assert c < x < c + 0.3 and r < y < r + 0.3  # the top-left corner of the first cell
+    assert labels[:4] == ["12×", "2−", "7+", "8×"] and "3÷" in labels and "72×" in labels
+    assert len(labels) == len(cages)
+
+
+def test_a_one_cell_keen_cage_shows_its_number_alone() -> None:
+    base = formats.loads("3dn:a_a3_a_,s1m6m3a3", "keen")
+    cages = [Relation("arith", (0, 1), (("op", "-"), ("target", 1))),
+             Relation("arith", (2,), (("op", "+"), ("target", 3))),
+             Relation("arith", (3, 4, 5), (("op", "+"), ("target", 6))),
+             Relation("arith", (6, 7, 8), (("op", "*"), ("target", 6)))]
+    fig = render.figure(replace(base, relations=cages))
+    assert [artists(fig, f"arith-{k}")[0].get_text() for k in range(4)] == ["1−", "3", "6+", "6×"]
+    assert render_kinds.arith_label(cages[1]) == "3"
+
+
+def test_towers_clues_stand_outside_the_grid_next_to_their_line() -> None:
+    board = formats.loads(TOWERS_ID, "towers")
+    n = board.grid_shape[0]
+    fig = render.figure(board)
+    ax = fig.axes[0]
+    (x_lo, x_hi), (y_hi, y_lo) = ax.get_xlim(), ax.get_ylim()  # y points down
+    clues = board.relations_of("visible")
+    assert len(clues) == sum(1 for field in TOWERS_ID.split(":")[1].split(",")[0].split("/") if field)
+    for k, rel in enumerate(clues):
+        (text,) = artists(fig, f"visible-{k}")
+        assert text.get_text() == str(rel.param_map["count"])
+        x, y = text.get_position()
+        assert x_lo < x < x_hi and y_lo < y < y_hi  # inside the picture
+        (r0, c0), (r1, c1) = board.coords(rel.cells[0]), board.coords(rel.cells[1])
+        if c0 == c1:  # a column's clue: above it (looking down) or below it
+            assert x == pytest.approx(c0 + 0.5)
+            assert (y < 0) if r1 > r0 else (y > n)
+        else:  # a row's clue: left of it (looking right) or right of it
+            assert y == pytest.approx(r0 + 0.5, abs=0.05)
+            assert (x < 0) if c1 > c0 else (x > n)
+    for cell, label in board.clue_map.items():  # the givens in their cells
+        (text,) = artists(fig, f"given-{cell}")
+        assert text.get_text() == str(label) and text.get_position()[0] == centre(board, cell)[0]
+
+
+def test_towers_solution_is_drawn_in_the_cells() -> None:
+    board = formats.loads(TOWERS_ID, "towers")
+    result = solve(board)
+    assert verify(board, result.solutions[0]) == []
+    ids = set(svg_ids(render.to_svg(board, result=result)))
+    assert {f"solved-{c}" for c in range(board.n_cells) if c not in board.clue_map} <= ids
+    assert {f"visible-{k}" for k in range(len(board.relations))} <= ids
+
+
+def test_solo_killer_cages_are_dashed_with_sums_inside_bold_boxes() -> None:
+    board = formats.loads(KILLER_ID, "solo")
+    assert board.kind == "killer-sudoku"
+    fig = render.figure(board)
+    cages = board.relations_of("cage")
+    for k, rel in enumerate(cages):
+        (outline,) = artists(fig, f"cage-{k}")
+        assert outline.get_linestyle()[0][1] is not None  # dashed
+        (text,) = artists(fig, f"cage-sum-{k}")
+        assert text.get_text() == str(rel.param_map["sum"])
+    (regions,) = artists(fig, "regions")
+    boxes = {cell: (cell // 27) * 3 + cell % 9 // 3 for cell in range(81)}
+    assert unit_segments(regions) == inner_borders(board, boxes)
+
+
+def test_solo_x_shades_both_diagonals() -> None:
+    board = formats.loads(X_ID, "solo")
+    assert board.kind == "sudoku-x"
+    fig = render.figure(board)
+    diagonals = {tuple(range(0, 81, 10)), tuple(range(8, 73, 8))}
+    shaded = []
+    for j, ast in enumerate(board.asterisms):
+        found = artists(fig, f"asterism-{j}")
+        if tuple(sorted(ast)) in diagonals:
+            (patch,) = found
+            assert len(patch.get_paths()) == 9 and patch.get_facecolor()[0][3] > 0  # 9 tinted cells
+            shaded.append(j)
+        else:
+            assert not found  # rows, columns and boxes are not tinted
+    assert len(shaded) == 2
+
+
+def test_solo_jigsaw_regions_have_bold_borders() -> None:
+    board = formats.loads(JIGSAW_ID, "solo")
+    assert board.kind == "jigsaw"
+    fig = render.figure(board)
+    lines = {frozenset(range(r * 9, r * 9 + 9)) for r in range(9)}
+    lines |= {frozenset(range(c, 81, 9)) for c in range(9)}
+    regions = [ast for ast in board.asterisms if frozenset(ast) not in lines]
+    owner = {cell: k for k, ast in enumerate(regions) for cell in ast}
+    (borders,) = artists(fig, "regions")
+    assert unit_segments(borders) == inner_borders(board, owner)
+
+
+def test_keen_and_towers_in_a_notebook_and_on_the_command_line(tmp_path: Path) -> None:
+    keen = formats.loads(KEEN_ID, "keen")
+    assert 'id="arith-borders"' in keen._repr_svg_()
+    out = tmp_path / "towers.svg"
+    assert main(["render", "--puzzle", TOWERS_ID, "--format", "towers", "-o", str(out)]) == 0
+    assert "visible-10" in svg_ids(out.read_bytes())
 
 
 # ------------------------------------------------------------------ solutions, candidates

@@ -43,8 +43,9 @@ def cmd_render(args: argparse.Namespace) -> int:
 def add_commands(sub: Any) -> None:
     """Add the ``render`` commands to ``sub`` (argparse sub-parsers)."""
     p = sub.add_parser("render", help="draw an instance as SVG, PNG or PDF (matplotlib)",
-                       description="Draw an instance: its cells, regions, signs, dots and cages; "
-                                   "SVG on stdout unless -o names a .svg, .png or .pdf file.")
+                       description="Draw an instance: its cells, regions, signs, dots, cages "
+                                   "(Killer's sums, Keen's 12x clues) and Towers' clues; SVG on "
+                                   "stdout unless -o names a .svg, .png or .pdf file.")
     add_instances(p, "a collection needs --index")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write OUT.svg, OUT.png or OUT.pdf (atomically; default: SVG on stdout)")
