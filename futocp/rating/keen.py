@@ -199,15 +199,17 @@ class _Keen:
 
 
 def _show_layouts(eng: Engine, fits: Sequence[tuple[int, ...]], limit: int = 6) -> str:
-    shown = " and ".join("".join(eng.label(v) for v in lay) for lay in fits[:limit])
+    """``16, 23 or 32`` (digits in cell order), at most ``limit`` of them."""
+    shown = ["".join(eng.label(v) for v in lay) for lay in fits[:limit]]
     if len(fits) > limit:
-        shown += f" (and {len(fits) - limit} more)"
-    return shown
+        return ", ".join(shown) + f" (or {len(fits) - limit} more)"
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
 def _cells_text(eng: Engine, cage: Cage, fits: Sequence[tuple[int, ...]],
                 elims: Sequence[tuple[int, Label]], amalgamate: bool) -> str:
-    what = f"only {_show_layouts(eng, fits)} fit{'s' if len(fits) == 1 else ''}"
+    what = (f"only {_show_layouts(eng, fits)} fit{'s' if len(fits) == 1 else ''} "
+            "(digits in cell order)")
     if amalgamate:
         digits = sorted({v for lay in fits for v in lay})
         what += f", so the cage holds only digits {' '.join(eng.label(v) for v in digits)}"
@@ -241,5 +243,6 @@ def _grade(board: Board, max_level: int) -> Outcome:
     return grade_latin(KEEN_GAME, board, max_level)
 
 
-KEEN_SCALE = register(GameScale("keen", KEEN_GRADES, _covers, _grade, dict(KEEN_TECHNIQUES)))
+KEEN_SCALE = register(GameScale("keen", KEEN_GRADES, _covers, _grade, dict(KEEN_TECHNIQUES),
+                                  dict(zip("enhxu", KEEN_GRADES, strict=True))))
 """The keen scale (registered)."""

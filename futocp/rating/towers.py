@@ -183,23 +183,29 @@ class _Towers:
         w = self.w
         doms = st.doms
         cut: dict[int, int] = {}
+        limits: list[tuple[int, int]] = []
         counted = 0
         for v in range(w - 1, -1, -1):
             # a placed height behind a taller placed one does not count (Tatham
             # looks at the heights two or more above it)
             if pos[v] < w and any(pos[m] < pos[v] for m in range(v + 2, w)):
                 continue
-            for j in range(clue.count - counted - 1):
+            far = clue.count - counted - 1
+            hit = False
+            for j in range(far):
                 c = clue.cells[j]
                 if doms[c] >> v & 1:
                     cut[c] = cut.get(c, 0) | (1 << v)
+                    hit = True
+            if hit:
+                limits.append((v, far))
             counted += 1
         if not cut:
             return None
         vals = eng.values
         elims = tuple((c, vals[v]) for c, m in cut.items() for v in bits(m))
         return Step("towers-bounds", 0, (), elims, premises=clue.cells,
-                    _why=lazy(_lower_text, eng, clue, elims))
+                    _why=lazy(_lower_text, eng, clue, limits, elims))
 
     # ------------------------------------------------------------- hard rule
     def layouts_rule(self, eng: Engine, st: State) -> Step | None:
@@ -240,9 +246,11 @@ def _nearly_text(eng: Engine, clue: _Clue, seen: int, elims: Sequence[tuple[int,
             f"{elim_text(eng, elims)}")
 
 
-def _lower_text(eng: Engine, clue: _Clue, elims: Sequence[tuple[int, Label]]) -> str:
-    return (f"{clue.name}: the k-th tallest tower that can still be seen needs {clue.count}-k "
-            f"shorter towers before it → {elim_text(eng, elims)}")
+def _lower_text(eng: Engine, clue: _Clue, limits: Sequence[tuple[int, int]],
+                elims: Sequence[tuple[int, Label]]) -> str:
+    parts = ", ".join(f"{eng.label(v)} not in the first {k}" for v, k in limits)
+    return (f"{clue.name}: each tall tower seen needs room for the shorter ones seen before it "
+            f"({parts}) → {elim_text(eng, elims)}")
 
 
 def _layouts_text(eng: Engine, clue: _Clue, elims: Sequence[tuple[int, Label]]) -> str:
@@ -271,5 +279,6 @@ def _grade(board: Board, max_level: int) -> Outcome:
 
 
 TOWERS_SCALE = register(GameScale("towers", TOWERS_GRADES, _covers, _grade,
-                                  dict(TOWERS_TECHNIQUES)))
+                                  dict(TOWERS_TECHNIQUES),
+                                  dict(zip("ehxu", TOWERS_GRADES, strict=True))))
 """The towers scale (registered)."""
