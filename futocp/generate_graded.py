@@ -312,7 +312,9 @@ def generate_graded(family: str, grade: str | int, *, size: int | None = None,
             raise UsageError(f"tries must be at least 1, got {tries}")
         if rng is not None:
             seed = rng.randrange(2 ** 31)
-        extra: dict[str, Any] = {"time_limit": time_limit}
+        extra: dict[str, Any] = {}  # only what was asked: Solo's generator may not take them
+        if time_limit is not None:
+            extra["time_limit"] = time_limit
         if tries is not None:
             extra["tries"] = tries
         return game(family, grade, size=size, seed=seed, params=params, **extra)
