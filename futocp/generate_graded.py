@@ -40,9 +40,10 @@ Example:
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -53,7 +54,57 @@ from .generate import random_latin_square, random_solution
 from .rating import LETTERS, LEVELS, closure, count_solutions, default_scale, rate
 from .relations import Relation
 
-__all__ = ["generate_graded", "generate_graded_many", "GradeNotReached", "GRADE_LETTERS"]
+__all__ = ["generate_graded", "generate_graded_many", "GradeNotReached", "GRADE_LETTERS",
+           "GAME_FAMILIES", "SOLO_FAMILIES", "SOLO_GRADES", "grade_names"]
+
+GAME_FAMILIES = ("keen", "towers")
+"""Families made by :func:`futocp.generate_games.generate` (their games' own scales)."""
+SOLO_FAMILIES = ("sudoku", "sudoku-x", "jigsaw", "killer-sudoku")
+"""Families that a Solo grade sends to :func:`futocp.generate_solo.generate`."""
+SOLO_GRADES = ("trivial", "basic", "intermediate", "advanced", "extreme", "unreasonable")
+"""Tatham's Solo grades (the ``solo`` scale)."""
+
+
+def grade_names() -> tuple[str, ...]:
+    """Every grade name ``--grade`` accepts: the tatham/general levels, then the
+    game scales' and Solo's."""
+    from .rating.keen import KEEN_GRADES
+    from .rating.towers import TOWERS_GRADES
+
+    return tuple(dict.fromkeys((*LEVELS, *KEEN_GRADES, *TOWERS_GRADES, *SOLO_GRADES)))
+
+
+GameGenerator = Callable[..., Board]
+
+
+def _game_generator(family: str, grade: str | int, scale: str | None) -> GameGenerator | None:
+    """The generator of a game's own scale for ``family`` and ``grade``, or None for the
+    tatham/general generator of this module.
+
+    Keen and Towers always use their games' scales; a Sudoku-like family uses Solo's
+    generator for a Solo grade (unless ``scale`` names tatham or general).
+
+    Raises:
+        UsageError: for a Solo grade when :mod:`futocp.generate_solo` is not installed.
+    """
+    if family in GAME_FAMILIES:
+        from .generate_games import generate
+
+        return generate
+    if family not in SOLO_FAMILIES or scale in ("tatham", "general") or not isinstance(grade, str):
+        return None
+    name = grade.lower()
+    if name not in SOLO_GRADES:
+        return None
+    try:
+        module = importlib.import_module(f"{__package__}.generate_solo")
+    except ModuleNotFoundError:
+        if name in LEVELS:
+            return None  # the general scale has this grade too
+        raise UsageError(f"{family} puzzles of Solo grade {name!r} need futocp.generate_solo, "
+                         "which this installation does not have") from None
+    gen: GameGenerator = module.generate
+    return gen
 
 GRADE_LETTERS = {grade: letter for letter, grade in LETTERS.items()}
 """Tatham's difficulty letters, kept as the ``grade`` parameter of futoshiki boards."""
@@ -221,20 +272,26 @@ def _with_grade(maker: _Maker, board: Board, grade: str | None) -> Board:
 
 def generate_graded(family: str, grade: str | int, *, size: int | None = None,
                     seed: int | None = None, params: Mapping[str, Any] | None = None,
-                    tries: int = 50, allow_lower: bool = False, scale: str | None = None,
+                    tries: int | None = None, allow_lower: bool = False, scale: str | None = None,
                     time_limit: float | None = None, rng: random.Random | None = None) -> Board:
     """A unique puzzle of ``family`` that rates exactly ``grade`` (see the module docstring).
 
     Args:
         family: ``futoshiki``, ``futoshiki-adjacent``, ``latin-square``, or a
             family without relations of its own (``sudoku``, ``jigsaw``...,
-            rated on the general scale).
+            rated on the general scale); ``keen`` and ``towers`` go to
+            :func:`futocp.generate_games.generate` (their own scales), and
+            ``sudoku``, ``sudoku-x``, ``jigsaw``, ``killer-sudoku`` with a Solo
+            grade to :func:`futocp.generate_solo.generate` (then ``allow_lower``
+            does not apply).
         grade: ``trivial``, ``easy``, ``tricky``, ``extreme`` or ``recursive``
-            (or Tatham's letter ``t e k x r``, or the level 0..4).
+            (or Tatham's letter ``t e k x r``, or the level 0..4); a grade of
+            the game's scale for the families above.
         size: The family's size.
         seed: Random seed: the same arguments give the same puzzle.
         params: Other family parameters.
-        tries: Solutions to try before giving up.
+        tries: Solutions to try before giving up (default 50; the game
+            generators' own defaults for their families).
         allow_lower: On failure, return the last puzzle (whose actual grade is
             its ``grade`` parameter, and its rating) instead of raising.
         scale: The rating scale (default: the family's).
@@ -249,6 +306,19 @@ def generate_graded(family: str, grade: str | int, *, size: int | None = None,
         GradeNotReached: when no try gave the grade (without ``allow_lower``).
         UsageError: for a family or grade the generator cannot make.
     """
+    game = _game_generator(family, grade, scale)
+    if game is not None:
+        if tries is not None and tries < 1:
+            raise UsageError(f"tries must be at least 1, got {tries}")
+        if rng is not None:
+            seed = rng.randrange(2 ** 31)
+        extra: dict[str, Any] = {}  # only what was asked: Solo's generator may not take them
+        if time_limit is not None:
+            extra["time_limit"] = time_limit
+        if tries is not None:
+            extra["tries"] = tries
+        return game(family, grade, size=size, seed=seed, params=params, **extra)
+    tries = 50 if tries is None else tries
     level = _level(grade)
     if tries < 1:
         raise UsageError(f"tries must be at least 1, got {tries}")
@@ -286,7 +356,7 @@ def generate_graded(family: str, grade: str | int, *, size: int | None = None,
 
 def generate_graded_many(family: str, grade: str | int, count: int, *, size: int | None = None,
                          seed: int | None = None, params: Mapping[str, Any] | None = None,
-                         tries: int = 50, allow_lower: bool = False, scale: str | None = None,
+                         tries: int | None = None, allow_lower: bool = False, scale: str | None = None,
                          time_limit: float | None = None) -> list[Board]:
     """``count`` puzzles of one grade, drawn one after the other from one seed."""
     if count < 1:

@@ -224,18 +224,20 @@ def add_commands(sub: Any) -> None:
 
 def _add_grade_options(p: argparse.ArgumentParser) -> None:
     """``generate``'s options for puzzles of a chosen grade."""
-    from ..rating import LEVELS
+    from ..generate_graded import grade_names
 
-    p.add_argument("--grade", choices=LEVELS, help="a unique puzzle that rates exactly this "
-                   "(futoshiki, futoshiki-adjacent, latin-square; sudoku and other families "
-                   "without relations on the general scale)")
+    p.add_argument("--grade", choices=grade_names(), help="a unique puzzle that rates exactly "
+                   "this (futoshiki, futoshiki-adjacent, latin-square: trivial..recursive; "
+                   "keen: easy normal hard extreme unreasonable; towers: easy hard extreme "
+                   "unreasonable; sudoku, sudoku-x, jigsaw, killer-sudoku: Solo's grades, "
+                   "or the general scale's)")
     p.add_argument("--allow-lower", action="store_true", help="with --grade: when the grade is "
                    "not reached, give the last puzzle and say its actual grade (instead of "
                    "failing with exit code 1)")
     p.add_argument("--count", type=int, default=1, metavar="K",
                    help="with --grade: K puzzles, as a collection (tatham or sudoku lines)")
-    p.add_argument("--tries", type=int, default=50, help="with --grade: hidden solutions to try "
-                   "per puzzle (default 50)")
+    p.add_argument("--tries", type=int, help="with --grade: hidden solutions to try per "
+                   "puzzle (default 50; keen 5000, towers 200)")
 
 
 def _generate_graded(args: argparse.Namespace, seed: int) -> int:
@@ -267,11 +269,14 @@ def _generate_graded(args: argparse.Namespace, seed: int) -> int:
         emit(boards[0], args.output, fmt)
         return EXIT_OK
     fmt = fmt or (formats.detect(args.output) if args.output else None)
+    kind = boards[0].kind
     if fmt is None:
-        fmt = "tatham" if boards[0].kind in ("futoshiki", "futoshiki-adjacent") else "sudoku"
-    if fmt not in ("tatham", "sudoku"):
+        fmt = ("tatham" if kind in ("futoshiki", "futoshiki-adjacent")
+               else kind if kind in ("keen", "towers") else "sudoku")
+    if fmt not in ("tatham", "sudoku", "keen", "towers"):
         raise UsageError(f"--count {args.count} writes a collection: use --to tatham "
-                         "(futoshiki) or sudoku (Sudoku lines), not " + fmt)
+                         "(futoshiki), keen, towers (their ids) or sudoku (Sudoku lines), not "
+                         + fmt)
     text = "".join(f"# grade: {g} (seed {seed}, puzzle {k})\n{formats.dumps(b, fmt)}"
                    for k, (b, g) in enumerate(zip(boards, grades, strict=True), 1))
     if args.output:

@@ -37,8 +37,10 @@ def cmd_rate(args: argparse.Namespace) -> int:
     instances = inputs(args)
     first = args.index - 1 if args.index is not None else 0
     rows = []
+    grades: tuple[str, ...] = ()
     for index, (name, board) in enumerate(instances, first):
         r = rate(board, args.scale)
+        grades = r.grades
         record: dict[str, Any] = {"instance": input_name(args), "index": index, "grade": r.grade,
                                   "status": r.status, "score": r.score, "counts": r.counts,
                                   "guesses": r.guesses, "time_s": round(r.time_s, 6)}
@@ -51,7 +53,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
             print("\n".join(format_rating(r, name)))
         rows.append(record)
     if not args.json and len(instances) > 1:
-        print("\n".join(format_table(rows)))
+        print("\n".join(format_table(rows, grades)))
     return EXIT_OK
 
 
@@ -75,14 +77,19 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _explained(board: Board, args: argparse.Namespace) -> tuple[Rating, list[Step], int | None]:
     """The rating of ``board``, the steps to show (those of ``--level`` and below) and
     the level they stop at when the puzzle needs more (else None)."""
-    from ..rating import LEVELS, closure, rate
+    from ..errors import UsageError
+    from ..rating import closure, rate
 
     r = rate(board, args.scale)
     steps, cut = list(r.steps), None
     if args.level is not None:
-        level = LEVELS.index(args.level)
+        if args.level not in r.grades:
+            raise UsageError(f"--level {args.level}: the {r.scale} scale's grades are "
+                             f"{', '.join(r.grades)}")
+        level = r.grades.index(args.level)
+        last = len(r.grades) - 1
         if r.level is None or r.level > level:
-            steps = list(closure(board, level, args.scale).steps) if level < 4 else steps
+            steps = list(closure(board, level, r.scale).steps) if level < last else steps
             cut = level
     return r, steps, cut
 
@@ -90,13 +97,13 @@ def _explained(board: Board, args: argparse.Namespace) -> tuple[Rating, list[Ste
 def _explain_lines(name: str, board: Board, r: Rating, steps: list[Step],
                    cut: int | None) -> list[str]:
     """``explain`` of one puzzle: a line naming it and its grade, then the steps."""
-    from ..rating import LEVELS, explain_lines
+    from ..rating import explain_lines
 
     cells = "(row,col) from 0" if board.shape else "cell numbers"
     lines = [f"{name}: {r.grade or r.status} ({r.scale} scale), {len(r.steps)} steps; "
-             f"cells {cells}", *explain_lines(steps)]
+             f"cells {cells}", *explain_lines(steps, grades=r.grades)]
     if cut is not None:
-        lines.append(f"--- the {LEVELS[cut]} techniques stop here: the puzzle needs "
+        lines.append(f"--- the {r.grades[cut]} techniques stop here: the puzzle needs "
                      f"{r.grade or r.status} ---")
     elif r.status != "solved":
         lines.append(f"--- {r.status}: {r.reason} ---")
@@ -117,7 +124,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         print_json(h.as_dict())
     elif h.status == "hint":
         assert h.step is not None
-        print(f"hint ({h.step.technique}, {_level_name(h.step.level)}): {h.reason}")
+        print(f"hint ({h.step.technique}, {h.grades[h.step.level]}): {h.reason}")
     elif h.status == "wrong":
         print(f"wrong entry: {h.reason}")
     elif h.status == "solved":
@@ -128,31 +135,34 @@ def cmd_hint(args: argparse.Namespace) -> int:
         h.status, EXIT_NOT_PUZZLE)
 
 
-def _level_name(level: int) -> str:
-    from ..rating import LEVELS
-
-    return LEVELS[level]
-
-
 def add_commands(sub: Any) -> None:
     """Add the ``rate``, ``explain`` and ``hint`` commands to ``sub`` (argparse sub-parsers)."""
-    from ..rating import LEVELS, SCALES
+    from ..rating import LEVELS, scale_names
+    from ..rating.games import GAME_SCALES
+
+    scales = scale_names()
+    grade_names = list(LEVELS) + [g for game in GAME_SCALES.values() for g in game.grades
+                                  if g not in LEVELS]
+    grade_names = list(dict.fromkeys(grade_names))
+    scale_help = ("tatham (default for n x n Futoshiki and Latin squares), general (any Latin "
+                  "board), or a game's own scale (" + ", ".join(scales[2:]) + "; the default "
+                  "for its puzzles)")
 
     p = sub.add_parser("rate", help="the difficulty of a puzzle (Tatham's grades), puzzle by "
                        "puzzle for a collection",
                        description="Exit 0 when rated (ambiguous and impossible puzzles are "
                        "reported as such), 2 on bad input.")
     add_instances(p, "a collection: every puzzle, then a table")
-    p.add_argument("--scale", choices=SCALES, help="tatham (default for n x n Futoshiki and "
-                   "Latin squares) or general (any Latin board)")
+    p.add_argument("--scale", choices=scales, help=scale_help)
     p.add_argument("--json", action="store_true", help="one JSON object per line per puzzle")
     p.set_defaults(func=cmd_rate)
 
     p = sub.add_parser("explain", help="the proof of a puzzle, step by step (every puzzle of a "
                        "collection)")
     add_instances(p, "a collection: every puzzle, each headed by its name FILE#k")
-    p.add_argument("--scale", choices=SCALES)
-    p.add_argument("--level", choices=LEVELS, help="only the steps of this level and below; "
+    p.add_argument("--scale", choices=scales, help=scale_help)
+    p.add_argument("--level", choices=grade_names, help="only the steps of this level (a grade "
+                   "of the puzzle's scale) and below; "
                    "mark where the puzzle needs more")
     p.add_argument("--json", action="store_true", help="print one JSON object (a collection: "
                    "one with a record per puzzle)")
@@ -164,6 +174,6 @@ def add_commands(sub: Any) -> None:
     add_instances(p, "a collection needs --index")
     p.add_argument("--state", metavar="GRID", help="the player's entries: a file or a grid text, "
                    "rows on lines or separated by '/', '.' for an empty cell")
-    p.add_argument("--scale", choices=SCALES)
+    p.add_argument("--scale", choices=scales, help=scale_help)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_hint)

@@ -5,7 +5,9 @@ named techniques, each finding one deduction (a :class:`Step`), are applied
 cheapest level first, restarting at the cheapest level after every step; the
 **grade** is the highest level any step needed. Two scales share the engine:
 ``tatham`` (Simon Tatham's *Unequal* levels exactly, for n x n Futoshiki and
-Latin squares) and ``general`` (any Latin board). ``docs/rating.md`` gives
+Latin squares) and ``general`` (any Latin board); Tatham's other games have their own scales
+(:mod:`futocp.rating.games`: ``keen``, ``towers``, ``solo``), the default for
+their puzzles. ``docs/rating.md`` gives
 the levels, a worked example of every technique, the score, and how the
 engine reaches the same fixpoint as Tatham's program.
 
@@ -41,10 +43,12 @@ from .solve import (
     Hint,
     closure,
     count_solutions,
+    game_of,
     hint,
     parse_state,
     rate,
     replay,
+    scale_names,
     shuffled_techniques,
     solvable,
 )
@@ -72,6 +76,8 @@ __all__ = [
     "techniques_of",
     "parse_state",
     "shuffled_techniques",
+    "scale_names",
+    "game_of",
     "explain_lines",
     "format_rating",
     "format_table",

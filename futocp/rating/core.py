@@ -102,10 +102,11 @@ class Step:
         """The one-line reason, in words a player reads (cells as ``(row,col)`` from 0)."""
         return self._why() if callable(self._why) else self._why
 
-    def as_dict(self, board: Board) -> dict[str, Any]:
+    def as_dict(self, board: Board, grades: Sequence[str] = LEVELS) -> dict[str, Any]:
         """``{"technique", "level", "place", "eliminate", "reason"}``; cells as
-        ``[row, col, label]`` (``[cell, label]`` on boards without a grid)."""
-        return {"technique": self.technique, "level": LEVELS[self.level],
+        ``[row, col, label]`` (``[cell, label]`` on boards without a grid); the
+        level named by ``grades`` (the scale's grades)."""
+        return {"technique": self.technique, "level": grades[self.level],
                 "place": [cell_ref(board, c, v) for c, v in self.place],
                 "eliminate": [cell_ref(board, c, v) for c, v in self.eliminate],
                 "reason": self.reason}
@@ -137,13 +138,15 @@ class Rating:
     """The rating of a puzzle.
 
     Attributes:
-        grade: ``trivial``, ``easy``, ``tricky``, ``extreme`` or ``recursive``;
-            None unless ``status`` is ``solved``.
-        level: The grade's index in :data:`LEVELS` (None with the grade).
+        grade: The scale's grade, lower-case (``trivial``, ``easy``, ``tricky``,
+            ``extreme`` or ``recursive`` on the tatham and general scales; a game
+            scale's own, :mod:`futocp.rating.games`); None unless ``status`` is
+            ``solved``.
+        level: The grade's index in :attr:`grades` (None with the grade).
         status: ``solved`` (exactly one solution), ``ambiguous`` (two or more),
             ``impossible`` (none) or ``unfinished`` (only when the allowed
             techniques leave out ``guess``).
-        scale: ``tatham`` or ``general``.
+        scale: ``tatham``, ``general`` or a game scale (``keen``, ``towers``...).
         steps: The proof: every step in order; a guess step holds its refuted
             branch in :attr:`Step.sub`.
         counts: Steps per technique (nested branches included).
@@ -156,6 +159,7 @@ class Rating:
         reason: Why the puzzle is impossible, ambiguous or unfinished.
         time_s: Seconds the rating took.
         board: The rated board.
+        grades: The scale's grades (``level`` and the steps' levels index them).
     """
 
     grade: str | None
@@ -173,6 +177,7 @@ class Rating:
     reason: str | None
     time_s: float
     board: Board = field(repr=False)
+    grades: tuple[str, ...] = LEVELS
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (no steps)."""
@@ -184,7 +189,8 @@ class Rating:
     def explain_dict(self, steps: Sequence[Step] | None = None) -> dict[str, Any]:
         """``{"grade": ..., "steps": [...]}`` as ``futocp explain --json`` prints it."""
         chosen = self.steps if steps is None else steps
-        return {"grade": self.grade, "steps": [s.as_dict(self.board) for s in chosen]}
+        return {"grade": self.grade,
+                "steps": [s.as_dict(self.board, self.grades) for s in chosen]}
 
 
 # -------------------------------------------------------------------- engine

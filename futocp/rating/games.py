@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from ..board import Board, Label
 from .core import Step
 
-__all__ = ["Outcome", "GameScale", "GAME_SCALES", "register", "game_scale", "scale_of"]
+__all__ = ["Outcome", "GameScale", "GAME_SCALES", "register", "game_scale", "scale_of",
+           "game_scale_names"]
 
 _MODULES = ("keen", "towers", "solo")
 """The modules that register a scale (imported on first use)."""
@@ -65,6 +66,8 @@ class GameScale:
         grade: ``grade(board, max_level)`` -> :class:`Outcome`, using levels up
             to ``max_level`` (an index into ``grades``).
         techniques: Every technique's name -> its level (for counts and docs).
+        letters: Tatham's difficulty letters -> grades (a board's ``grade``
+            parameter).
     """
 
     name: str
@@ -72,6 +75,7 @@ class GameScale:
     covers: Callable[[Board], bool]
     grade: Callable[[Board, int], Outcome]
     techniques: dict[str, int]
+    letters: dict[str, str] = field(default_factory=dict)
 
 
 GAME_SCALES: dict[str, GameScale] = {}
@@ -104,3 +108,9 @@ def scale_of(board: Board) -> GameScale | None:
         if scale.covers(board):
             return scale
     return None
+
+
+def game_scale_names() -> tuple[str, ...]:
+    """The names of the registered game scales."""
+    _load()
+    return tuple(GAME_SCALES)

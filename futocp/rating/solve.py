@@ -35,10 +35,11 @@ from .core import (
     techniques_of,
     walk_steps,
 )
+from .games import GameScale, Outcome, game_scale, game_scale_names, scale_of
 from .techniques import TECHNIQUE_FUNCS, lazy
 
 __all__ = ["Closure", "Hint", "rate", "closure", "replay", "count_solutions", "solvable",
-           "hint", "parse_state", "shuffled_techniques"]
+           "hint", "parse_state", "shuffled_techniques", "game_of", "scale_names"]
 
 # -------------------------------------------------------------------- driver
 @dataclass
@@ -298,7 +299,7 @@ def _clue_clash(eng: Engine) -> str | None:
 def _engine(board: Board, scale: str | None, techniques: Sequence[str] | None) -> Engine:
     scale = scale or default_scale(board)
     if scale not in SCALES:
-        raise UsageError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
+        raise UsageError(f"unknown scale {scale!r}; choose one of {', '.join(scale_names())}")
     if scale == "tatham" and not is_tatham_board(board):
         raise UsageError("the tatham scale rates n x n Futoshiki and Latin squares (labels "
                          "1..n, rows and columns, relations less / consecutive / "
@@ -314,6 +315,71 @@ def _score(steps: Iterable[Step], weights: Mapping[str, tuple[float, float]]) ->
     return total
 
 
+def scale_names() -> tuple[str, ...]:
+    """Every scale's name: ``tatham``, ``general``, then the game scales."""
+    return SCALES + game_scale_names()
+
+
+def game_of(board: Board, scale: str | None) -> GameScale | None:
+    """The game scale that rates ``board`` with ``scale`` (None: the board's own,
+    :func:`~futocp.rating.games.scale_of`), or None for ``tatham`` / ``general``.
+
+    Raises:
+        UsageError: for an unknown scale, or a game scale that does not cover the board.
+    """
+    if scale is None:
+        return scale_of(board)
+    if scale in SCALES:
+        return None
+    game = game_scale(scale)
+    if game is None:
+        raise UsageError(f"unknown scale {scale!r}; choose one of {', '.join(scale_names())}")
+    if not game.covers(board):
+        raise UsageError(f"the {scale} scale rates {scale} puzzles; this board is a {board.kind}")
+    return game
+
+
+def _game_level(game: GameScale, level: int | str) -> int:
+    """A level of a game scale from its name, Tatham's letter or index (past the end:
+    the last)."""
+    if isinstance(level, str):
+        name = game.letters.get(level, level.lower())
+        if name not in game.grades:
+            raise UsageError(f"unknown {game.name} grade {level!r}; choose one of "
+                             f"{', '.join(game.grades)}")
+        return game.grades.index(name)
+    if level < 0:
+        raise UsageError(f"a level is 0..{len(game.grades) - 1}, got {level}")
+    return min(level, len(game.grades) - 1)
+
+
+def _rate_game(game: GameScale, board: Board, weights: Mapping[str, tuple[float, float]] | None,
+               techniques: Sequence[str] | None, max_level: int | str) -> Rating:
+    t0 = time.perf_counter()
+    if techniques is not None:
+        raise UsageError(f"choosing techniques is for the tatham and general scales, not "
+                         f"{game.name}")
+    out = game.grade(board, _game_level(game, max_level))
+    wts = {t: (30.0, 0.0) if t == "guess" else (1.0 + lvl, 0.0)
+           for t, lvl in game.techniques.items()}
+    wts.update({t: WEIGHTS[t] for t in ("subset", "fish", "forcing-chain") if t in wts})
+    wts.update(weights or {})
+    return _rating(game.name, game.grades, board, out, wts, t0)
+
+
+def _rating(scale: str, grades: tuple[str, ...], board: Board, out: Outcome,
+            wts: dict[str, tuple[float, float]], t0: float) -> Rating:
+    counts = Counter(s.technique for s in walk_steps(out.steps))
+    level = out.level if out.status == "solved" else None
+    at_max = sum(1 for s in out.steps if level is not None and s.level == level)
+    return Rating(
+        grade=grades[level] if level is not None else None, level=level, status=out.status,
+        scale=scale, steps=tuple(out.steps), counts=dict(counts),
+        score=_score(out.steps, wts), weights=wts, guesses=out.guesses, depth=out.depth,
+        max_level_steps=at_max, solution=out.solution, reason=out.reason,
+        time_s=time.perf_counter() - t0, board=board, grades=grades)
+
+
 def rate(board: Board, scale: str | None = None, *,
          weights: Mapping[str, tuple[float, float]] | None = None,
          techniques: Sequence[str] | None = None, max_level: int | str = 4) -> Rating:
@@ -321,15 +387,18 @@ def rate(board: Board, scale: str | None = None, *,
 
     Args:
         board: The puzzle.
-        scale: ``tatham`` or ``general`` (default: :func:`default_scale`).
+        scale: ``tatham``, ``general`` or a game scale (``keen``, ``towers``,
+            ``solo``); default: the game scale that covers the board
+            (:func:`~futocp.rating.games.scale_of`), else :func:`default_scale`.
         weights: Score weights per technique, ``(base, per size)``; merged over
             :data:`WEIGHTS`.
         techniques: The techniques to use, in the order tried within a level
             (default: every technique of the scale). Leaving some out gives the
             ablations of the tests; without ``guess``, a puzzle the others do
             not solve is ``unfinished``.
-        max_level: Stop at this level (a name or index): the rating of the
-            level's closure (``unfinished`` when it does not solve the puzzle).
+        max_level: Stop at this level (a name or index of the scale): the rating
+            of the level's closure (``unfinished`` when it does not solve the
+            puzzle).
 
     Returns:
         The :class:`Rating`.
@@ -338,6 +407,9 @@ def rate(board: Board, scale: str | None = None, *,
         UsageError: for an unknown scale or technique, or the tatham scale on a
             board it does not cover.
     """
+    game = game_of(board, scale)
+    if game is not None:
+        return _rate_game(game, board, weights, techniques, max_level)
     t0 = time.perf_counter()
     eng = _engine(board, scale, techniques)
     maxlevel = _level_index(max_level)
@@ -415,6 +487,9 @@ def closure(board: Board, level: int | str, scale: str | None = None, *,
         >>> closure(b, "trivial").solved, closure(b, "easy").solved
         (False, True)
     """
+    game = game_of(board, scale)
+    if game is not None:
+        return _game_closure(game, board, level)
     eng = _engine(board, scale, techniques)
     lvl = min(_level_index(level), 3)
     steps: list[Step] = []
@@ -434,6 +509,28 @@ def closure(board: Board, level: int | str, scale: str | None = None, *,
     vals = eng.values
     doms = tuple(tuple(vals[v] for v in bits(d)) for d in st.doms)
     return Closure(lvl, status, used, doms, tuple(steps), reason)
+
+
+def _game_closure(game: GameScale, board: Board, level: int | str) -> Closure:
+    """The closure of a game scale's levels up to ``level`` (below its recursive one)."""
+    lvl = min(_game_level(game, level), len(game.grades) - 2)
+    out = game.grade(board, lvl)
+    status = "solved" if out.status == "solved" else out.status
+    used = out.level or 0
+    doms: tuple[tuple[Label, ...], ...]
+    if out.solution is not None and status == "solved":
+        doms = tuple((label,) for label in out.solution)
+    else:
+        eng = Engine(build_model(board, filtering="none"), "general", [], TECHNIQUE_FUNCS)
+        st = _start(eng)
+        try:
+            for step in out.steps:
+                st.apply(step)
+        except Contradiction:
+            pass
+        vals = eng.values
+        doms = tuple(tuple(vals[v] for v in bits(d)) for d in st.doms)
+    return Closure(lvl, status, used, doms, tuple(out.steps), out.reason)
 
 
 def replay(board: Board, steps: Sequence[Step], scale: str | None = None
@@ -467,6 +564,9 @@ def solvable(board: Board, level: int | str, scale: str | None = None) -> bool:
     """Does the fixpoint of the techniques up to ``level`` solve the puzzle?
 
     At ``recursive`` this is uniqueness (one solution)."""
+    game = game_of(board, scale)
+    if game is not None:
+        return game.grade(board, _game_level(game, level)).status == "solved"
     lvl = _level_index(level)
     if lvl == 4:
         return rate(board, scale).status == "solved"
@@ -486,6 +586,7 @@ class Hint:
         wrong: The wrong entry ``(cell, label)`` (status ``wrong``).
         reason: Why, in words.
         board: The puzzle with the player's entries as clues.
+        grades: The scale's grades (the step's level indexes them).
     """
 
     status: str
@@ -493,11 +594,12 @@ class Hint:
     wrong: tuple[int, Label] | None
     reason: str
     board: Board = field(repr=False)
+    grades: tuple[str, ...] = LEVELS
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: ``status``, ``step``, ``wrong``, ``reason``."""
         return {"status": self.status,
-                "step": self.step.as_dict(self.board) if self.step else None,
+                "step": self.step.as_dict(self.board, self.grades) if self.step else None,
                 "wrong": cell_ref(self.board, *self.wrong) if self.wrong else None,
                 "reason": self.reason}
 
@@ -572,7 +674,12 @@ def hint(board: Board, state: Mapping[int, Label] | None = None, scale: str | No
                         f"{board.cell_name(cell)} cannot be {label}: {why}", board)
     current = board.with_clues({**clues, **entries})
     if len(current.clues) == board.n_cells:
-        return Hint("solved", None, None, "every cell is filled in, correctly", current)
+        return Hint("solved", None, None, "every cell is filled in, correctly", current,
+                    full.grades)
+    game = game_of(board, scale)
+    if game is not None:
+        proof = game.grade(current, len(game.grades) - 1).steps
+        return Hint("hint", proof[0], None, proof[0].reason, current, game.grades)
     eng = _engine(current, scale, None)
     st = _start(eng)
     steps: list[Step] = []
