@@ -39,18 +39,19 @@ Example:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..board import Board
-from ..errors import FutocpError
+from ..errors import FutocpError, UsageError
 from ..families import get_family
 from .core import Step
 from .games import GameScale, Outcome, register
 from .solo_killer import KILLER_GRADES, KillerState, SumQuirk, killer_state
 
 __all__ = ["GRADES", "TECHNIQUES", "GRADES_SCALE", "SoloPuzzle", "covers", "grade",
-           "killer_grade", "solo_puzzle"]
+           "grade_run", "killer_grade", "solo_puzzle"]
 
 GRADES: tuple[str, ...] = ("trivial", "basic", "intermediate", "advanced", "extreme",
                            "unreasonable")
@@ -151,6 +152,15 @@ class SoloPuzzle:
         set_(self, "col_blocks", tuple(tuple(b for b, bm in enumerate(self.block_masks)
                                              if bm & mask(c)) for c in cols))
         set_(self, "col_major", tuple(y * n + x for x in range(n) for y in range(n)))
+        block_names = tuple(self.unit_name(u, f"box {b}") for b, u in enumerate(self.blocks))
+        line_names = (tuple(f"row {y}" for y in range(n)), tuple(f"column {x}" for x in range(n)),
+                      ("diagonal", "anti-diagonal"))
+        set_(self, "block_names", block_names)
+        set_(self, "line_names", line_names)
+        set_(self, "set_units", (*zip(self.blocks, block_names, strict=True),
+                                 *zip(rows, line_names[0], strict=True),
+                                 *zip(cols, line_names[1], strict=True),
+                                 *zip(diags, line_names[2], strict=False)))
 
     # filled in by __post_init__ (declared for the type checker)
     rows: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
@@ -166,6 +176,9 @@ class SoloPuzzle:
     row_blocks: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     col_blocks: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     col_major: tuple[int, ...] = field(init=False, repr=False)
+    block_names: tuple[str, ...] = field(init=False, repr=False)
+    line_names: tuple[tuple[str, ...], ...] = field(init=False, repr=False)
+    set_units: tuple[tuple[tuple[int, ...], str], ...] = field(init=False, repr=False)
 
     def unit_name(self, cells: Sequence[int], fallback: str) -> str:
         """The name of a unit (``row 3``, ``box 4``, ``region B``, ``diagonal``)."""
@@ -173,8 +186,9 @@ class SoloPuzzle:
 
     def with_givens(self, givens: Sequence[int]) -> SoloPuzzle:
         """The same structure with other givens."""
-        return SoloPuzzle(self.n, self.blocks, self.xtype, self.cages, tuple(givens),
-                          self.names, self.cell_name)
+        other = copy.copy(self)
+        object.__setattr__(other, "givens", tuple(givens))
+        return other
 
 
 def _mask_of(cells: Sequence[int]) -> int:
@@ -194,8 +208,9 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-def _why_not(board: Board) -> str | None:
-    """Why Tatham's Solo cannot hold ``board`` (None: it can)."""
+def _why_not(board: Board, complete: bool = True) -> str | None:
+    """Why Tatham's Solo cannot hold ``board`` (None: it can); ``complete``: a killer
+    board has its cages (not so for a generator's empty template)."""
     if board.kind not in _KINDS or board.shape is None:
         return f"not a Solo board (kind {board.kind!r})"
     n = board.shape[0]
@@ -218,7 +233,7 @@ def _why_not(board: Board) -> str | None:
         if n > _MAX_KILLER_SIDE:
             return f"Solo's killer boards are at most {_MAX_KILLER_SIDE}x{_MAX_KILLER_SIDE}"
         covered = sorted(c for rel in cages for c in rel.cells)
-        if covered != list(range(n * n)):
+        if covered != list(range(n * n)) and (complete or covered):
             return "the killer cages do not cover the grid once"
         if any(rel.param_map.get("sum", 0) < 1 for rel in cages):
             return "a killer cage without a positive sum"
@@ -234,15 +249,14 @@ def covers(board: Board) -> bool:
     return _why_not(board) is None
 
 
-def solo_puzzle(board: Board) -> SoloPuzzle:
-    """The board as Tatham's solver sees it.
+def solo_puzzle(board: Board, complete: bool = True) -> SoloPuzzle:
+    """The board as Tatham's solver sees it (``complete=False``: a killer board may
+    have no cages yet).
 
     Raises:
         UsageError: when :func:`covers` is false.
     """
-    from ..errors import UsageError
-
-    why = _why_not(board)
+    why = _why_not(board, complete)
     if why is not None:
         raise UsageError(f"the solo scale rates Solo's boards only: {why}")
     n = board.grid_shape[0]
@@ -299,18 +313,22 @@ class _Solver:
     # ------------------------------------------------------------ basics
     def place(self, cell: int, d: int) -> None:
         """Put digit ``d`` (from 0) in ``cell`` and take it out of the cell's peers."""
-        puz, bit = self.puz, 1 << d
-        old = self.cand[cell]
-        cb = 1 << cell
-        for e in _bits(old & ~bit):
-            self.pos[e] &= ~cb
-        self.cand[cell] = bit
-        hit = self.pos[d] & puz.peers[cell]
+        puz, bit, pos, cand = self.puz, 1 << d, self.pos, self.cand
+        old = cand[cell] & ~bit
+        keep = ~(1 << cell)
+        while old:
+            low = old & -old
+            old ^= low
+            pos[low.bit_length() - 1] &= keep
+        cand[cell] = bit
+        hit = pos[d] & puz.peers[cell]
         if hit:
-            self.pos[d] &= ~hit
-            cand = self.cand
-            for p in _bits(hit):
-                cand[p] &= ~bit
+            pos[d] &= ~hit
+            drop = ~bit
+            while hit:
+                low = hit & -hit
+                hit ^= low
+                cand[low.bit_length() - 1] &= drop
         self.grid[cell] = d + 1
         n = self.n
         self.row_done[cell // n] |= bit
@@ -406,7 +424,7 @@ class _Solver:
                     cell = p.bit_length() - 1
                     self.place(cell, d)
                     unit = units[u]
-                    name = names[u] if names else self.puz.unit_name(unit, f"box {u}")
+                    name = (names or self.puz.block_names)[u]
                     self.note(technique, ((cell, d),), (),
                               f"in {name}, {d + 1} fits only at {self.cname(cell)}",
                               tuple(unit))
@@ -414,14 +432,14 @@ class _Solver:
         return False
 
     def _line_singles(self) -> bool:
-        puz, n = self.puz, self.n
+        puz = self.puz
+        names = puz.line_names
         return (self._singles(puz.rows, puz.row_masks, self.row_done, "line-single", SIMPLE,
-                              [f"row {y}" for y in range(n)])
+                              names[0])
                 or self._singles(puz.cols, puz.col_masks, self.col_done, "line-single",
-                                 SIMPLE, [f"column {x}" for x in range(n)])
+                                 SIMPLE, names[1])
                 or (puz.xtype and self._singles(puz.diags, puz.diag_masks, self.diag_done,
-                                                "line-single", SIMPLE,
-                                                ["diagonal", "anti-diagonal"])))
+                                                "line-single", SIMPLE, names[2])))
 
     def _naked_singles(self) -> bool:
         """Numeric elimination: a cell with one digit left (column by column)."""
@@ -484,13 +502,8 @@ class _Solver:
     # ---------------------------------------------------------- subsets
     def _unit_subsets(self) -> bool:
         """Set elimination in each box, row, column and diagonal: k cells with k digits."""
-        puz = self.puz
-        units = [(u, puz.unit_name(u, f"box {b}")) for b, u in enumerate(puz.blocks)]
-        units += [(u, f"row {y}") for y, u in enumerate(puz.rows)]
-        units += [(u, f"column {x}") for x, u in enumerate(puz.cols)]
-        units += list(zip(puz.diags, ("diagonal", "anti-diagonal"), strict=False))
         cand = self.cand
-        for unit, name in units:
+        for unit, name in self.puz.set_units:
             found = _set_search([cand[c] for c in unit], self.n)
             if found is None:
                 continue
@@ -741,10 +754,12 @@ def grade(board: Board, max_level: int = RECURSIVE) -> Outcome:
     return _outcome(_solve(puz, puz.givens, max(BLOCK, min(max_level, RECURSIVE)), True))
 
 
-def grade_puzzle(puz: SoloPuzzle, max_level: int = RECURSIVE) -> tuple[str, int | None]:
-    """``(status, level)`` of a puzzle structure, without recording steps (for generators)."""
+def grade_run(puz: SoloPuzzle, max_level: int = RECURSIVE) -> tuple[str, int | None, int]:
+    """``(status, level, killer level)`` of a puzzle structure, without steps (for
+    generators; the killer level indexes :data:`~futocp.rating.solo_killer.KILLER_GRADES`)."""
     res = _solve(puz, puz.givens, max_level, False)
-    return res.status, res.diff
+    status = "impossible" if res.status == "quirk" else res.status
+    return status, res.diff, res.kdiff
 
 
 def killer_grade(board: Board) -> str | None:
@@ -753,7 +768,7 @@ def killer_grade(board: Board) -> str | None:
     puz = solo_puzzle(board)
     if not puz.cages:
         return None
-    return KILLER_GRADES[_solve(puz, puz.givens, RECURSIVE, False).kdiff]
+    return KILLER_GRADES[grade_run(puz)[2]]
 
 
 GRADES_SCALE = register(GameScale(name="solo", grades=GRADES, covers=covers, grade=grade,
