@@ -533,7 +533,7 @@ class Backend:
         ``unsat``. An incomplete backend claims no more than its search could:
         not exhausted, and ``unknown`` rather than ``unsat``."""
         labels = model.labels_of(values)
-        broken = verify(model.board, labels)
+        broken = verify(model.board, labels)  # kept in the Result: checked once
         stats: dict[str, Any] = {"solve_s": 0.0, "decided": True}
         if broken:
             stats["reason"] = f"the givens and the filtering decide every cell, wrongly: {broken[0]}"
@@ -543,7 +543,7 @@ class Backend:
         stats["reason"] = "the givens and the filtering decide every cell"
         if not self.complete:  # the only solution, though an incomplete search cannot say so
             stats["stopped"] = "found"
-        return Result(Status.SAT, [labels], stats, exhausted=self.complete)
+        return Result(Status.SAT, [labels], stats, exhausted=self.complete, verdicts={0: broken})
 
     def _run(self, model: Model, limit: int | None, time_limit: float | None,
              seed: int | None, opts: dict[str, Any], limits: RunLimits) -> Result:
