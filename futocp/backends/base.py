@@ -58,10 +58,22 @@ from ..result import Result, Status
 from ..verify import verify
 
 __all__ = ["Option", "Backend", "Deadline", "DeadlinePassed", "RunLimits", "run_limits",
-           "active_limits", "decided_values", "seed_for", "KILL_GRACE_S"]
+           "active_limits", "decided_values", "seed_for", "KILL_GRACE_S", "COMPLETE_CAPABILITIES",
+           "LOCAL_SEARCH_CAPABILITIES"]
 
 KILL_GRACE_S = 0.3
 """Seconds a child that honours the time limit itself gets beyond it before it is killed."""
+
+COMPLETE_CAPABILITIES = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
+                                   "strings", "binary", "nary", "alldifferent"})
+"""The :attr:`Backend.capabilities` of a complete backend that takes every model:
+a backend adds ``seed`` when a seed steers its search, ``cage`` when it has a
+specialised cage encoding."""
+
+LOCAL_SEARCH_CAPABILITIES = frozenset({"time_limit", "seed", "less", "binary", "multiset",
+                                       "strings"})
+"""The :attr:`Backend.capabilities` of the seeds' local searches (``anneal``,
+``genetic``): one solution, no proof of unsatisfiability, binary relations only."""
 
 
 @dataclass(frozen=True)
