@@ -13,12 +13,14 @@ One measurement (``--json``) runs, in this process, on fixed instances:
   run them; the first solution).
 
 Each metric is the sum of the node counters (``nodes``; the seeds'
-``explored_nodes``) and the seconds of ``Backend.solve`` (the Model built
-before the clock starts). ``--against DIR`` runs the measurement alternately
+``explored_nodes``) and the CPU seconds of this process in ``Backend.solve``
+(the Model built before the clock starts; every search here runs in this
+process, so CPU time measures it and is less disturbed than wall time by the
+other processes of a shared machine). ``--against DIR`` runs the measurement alternately
 in this tree and in the checkout DIR (``PYTHONPATH=DIR``, its compiled cores
 built or copied in), ``--rounds`` times each, and prints per metric both
-nodes (they must be equal) and the median seconds of each side with their
-ratio (this tree / DIR)::
+nodes (they must be equal) and the median CPU seconds of each side with
+their ratio (this tree / DIR)::
 
     python benchmarks/ab_search.py --against ../main-checkout --rounds 5
     python benchmarks/ab_search.py --json          # one measurement of this tree
@@ -46,15 +48,15 @@ BOARD_SEEDS = (0, 2, 3)  # generated 8x8 boards the seed searches take a second 
 
 
 def _timed(backend: str, models: list[Any], key: str, **options: Any) -> tuple[int, float]:
-    """Sum of ``stats[key]`` and of the solve seconds over ``models``."""
+    """Sum of ``stats[key]`` and of the solve CPU seconds over ``models``."""
     from futocp.backends import get_backend
 
     solver = get_backend(backend)
     nodes, seconds = 0, 0.0
     for model in models:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         result = solver.solve(model, limit=1, **options)
-        seconds += time.perf_counter() - t0
+        seconds += time.process_time() - t0
         nodes += int(result.stats.get(key, 0))
     return nodes, seconds
 
@@ -109,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
         there.append(_run(os.path.abspath(args.against), args))
         here.append(_run(None, args))
     print(f"{'metric':28} {'nodes (this)':>13} {'nodes (other)':>13} {'s (this)':>9} "
-          f"{'s (other)':>9} {'ratio':>6}")
+          f"{'s (other)':>9} {'ratio':>6}   (CPU s, medians)")
     for metric in here[0]:
         a = statistics.median(r[metric][1] for r in here)
         b = statistics.median(r[metric][1] for r in there)
