@@ -57,8 +57,8 @@ from futocp.verify import verify
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-__all__ = ["PEERS", "FIXED_RULES", "instances", "run_system", "measure", "summary", "frontier",
-           "write_choices", "top1465", "main"]
+__all__ = ["PEERS", "FIXED_RULES", "instances", "run_system", "judged_run", "measure", "summary",
+           "frontier", "write_choices", "top1465", "main"]
 
 DATA = os.path.join(ROOT, "instances", "qwh")
 CHOICES = os.path.join(ROOT, "futocp", "backends", "auto_choices.json")
@@ -232,12 +232,19 @@ def run_system(system: str, board: Board, cap: float) -> dict[str, Any]:
     # a futocp backend stops itself at the cap (its counters say how far it got); the
     # kill 5 s later is for one that does not; a peer has no limit and is killed at the cap
     peer = system in PEERS
-    out = run_isolated(_peer if peer else _futocp, {"board": board, "system": system,
-                                                    "cap": cap}, cap if peer else cap + 5,
-                       "forkserver")
+    return judged_run(_peer if peer else _futocp, {"board": board, "system": system, "cap": cap},
+                      board, cap, cap if peer else cap + 5)
+
+
+def judged_run(target: Any, task: dict[str, Any], board: Board, cap: float, kill_s: float
+               ) -> dict[str, Any]:
+    """``target(task)`` in a fresh process killed after ``kill_s`` seconds, judged: its
+    value (``status``, ``s``, ...) with its ``solution`` checked (status ``wrong`` when
+    :func:`~futocp.verify.verify` rejects it), or ``timeout`` / ``error`` when it did
+    not answer; ``s`` is ``cap`` for every run that did not answer sat or unsat."""
+    out = run_isolated(target, task, kill_s, "forkserver")
     if out.value is None:
-        return {"status": "timeout" if out.killed else "error", "s": cap,
-                "error": out.error}
+        return {"status": "timeout" if out.killed else "error", "s": cap, "error": out.error}
     value = dict(out.value)
     sol = value.pop("solution", None)
     if value["status"] == "sat" and (sol is None or verify(board, sol)):

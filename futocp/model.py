@@ -53,7 +53,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -624,7 +624,7 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
         if allowed and not allowed & (allowed - 1):  # one label: a given (a Killer cage of one)
             constraints.append(Fixed(c, allowed.bit_length() - 1))
 
-    model = Model(board, values, tuple(domains), tuple(constraints), filtering)
+    model = Model(board, values, tuple(domains), tuple(constraints), filtering)  # the one Model
     removed = 0
     if filtering == "none":
         conflict = _clue_conflict(board)
@@ -635,13 +635,21 @@ def build_model(board: Board, filtering: str = "lists") -> Model:
             or f"the list of cell {board.cell_name(empty)} is empty after filtering")
     clued = {*board.clue_map, *(c for c, _ in givens)}
     fixed = sum(1 for c, d in enumerate(domains) if d and not d & (d - 1) and c not in clued)
-    stats = {"build_s": time.perf_counter() - t0, "removed_values": removed,
-             "fixed_cells": fixed}
-    final = Model(board, values, tuple(domains), tuple(constraints), filtering, conflict, stats)
-    # the structure the filtering computed (cached properties; none depends on the lists)
-    final.__dict__.update((k, v) for k, v in model.__dict__.items() if k not in _FIELDS)
-    return final
+    _settle(model, tuple(domains), conflict)
+    model.stats.update(build_s=time.perf_counter() - t0, removed_values=removed, fixed_cells=fixed)
+    return model
 
 
-# the Model's fields, and the caches built on the lists (the final Model builds its own)
-_FIELDS = frozenset(f.name for f in fields(Model)) | {"_tuple_cache", "_diagram_cache"}
+# the caches built on a Model's lists (the structure's cached properties do not depend on them)
+_LIST_CACHES = ("_tuple_cache", "_diagram_cache")
+
+
+def _settle(model: Model, domains: tuple[int, ...], conflict: str | None) -> None:
+    """Give the Model that :func:`build_model` filtered its filtered lists and its
+    conflict, in place (the Model is frozen once returned): the structure the
+    filtering computed stays, the caches built on the first lists go."""
+    if domains != model.domains:
+        object.__setattr__(model, "domains", domains)
+        for name in _LIST_CACHES:
+            model.__dict__.pop(name, None)
+    object.__setattr__(model, "conflict", conflict)

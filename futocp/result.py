@@ -26,6 +26,7 @@ from typing import Any
 
 from .board import Board, Label
 from .errors import UsageError
+from .verify import Violation, verify
 
 __all__ = ["Status", "Result"]
 
@@ -63,6 +64,9 @@ class Result:
         board: The board that was solved, when the caller attached it (not part of
             equality); a notebook then shows the solution's picture.
         limit: The number of solutions that was asked for (None: all).
+        verdicts: What :func:`futocp.verify.verify` found, by solution index, for
+            the solutions checked so far (:meth:`verdict`: each is checked once;
+            not part of equality).
     """
 
     status: Status
@@ -72,6 +76,39 @@ class Result:
     exhausted: bool = False
     board: Board | None = field(default=None, repr=False, compare=False)
     limit: int | None = field(default=1, compare=False)
+    verdicts: dict[int, list[Violation]] = field(default_factory=dict, compare=False)
+
+    def verdict(self, i: int, board: Board | None = None) -> list[Violation]:
+        """The violations of solution ``i`` (:func:`futocp.verify.verify`; empty: it
+        solves the board), checked once: the verdict is kept in :attr:`verdicts`, so
+        that the backend (auto checks its members' answers), the API and the command
+        line do not check one answer two or three times.
+
+        Args:
+            i: The solution's index in :attr:`solutions`.
+            board: The board, when the Result does not know it (:attr:`board`).
+
+        Raises:
+            UsageError: when neither ``board`` nor :attr:`board` is given.
+        """
+        found = self.verdicts.get(i)
+        if found is None:
+            board = board if board is not None else self.board
+            if board is None:
+                raise UsageError("this Result does not know its board: pass it to verdict()")
+            found = self.verdicts[i] = verify(board, self.solutions[i])
+        return found
+
+    def violations(self, board: Board | None = None) -> list[list[Violation]]:
+        """The verdict of every solution, in order (:meth:`verdict`: each checked once).
+
+        Example:
+            >>> from futocp.families import latin_square
+            >>> b = latin_square(2)
+            >>> Result(Status.SAT, [(1, 2, 2, 1), (1, 1, 2, 2)], board=b).violations()[1][0].kind
+            'asterism'
+        """
+        return [self.verdict(i, board) for i in range(len(self.solutions))]
 
     @property
     def n_solutions(self) -> int:

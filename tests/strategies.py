@@ -12,7 +12,9 @@ only pytest hooks and fixtures.
   :func:`relation_boards`, and :func:`agree`, the check every complete backend
   must pass on them;
 - hidden solutions and cages for random relation boards: :func:`hidden_latin`,
-  :func:`hidden_sudoku4`, :func:`random_cages`;
+  :func:`hidden_sudoku4`, :func:`random_cages`, and boards drawn from them:
+  :func:`hidden_relations`, :func:`hidden_board`, :func:`kind_board`;
+- an exported MPS/LP formula solved by HiGHS: :func:`highs_answer`;
 - the cpsat/sat relation cases: :data:`RELATION_CASES`, :func:`relation_case_board`,
   :func:`relation_case_params`, :func:`odd_labels_board`, :func:`apart_board`;
 - a relation kind no backend knows by name: :func:`apart_kind`;
@@ -28,6 +30,7 @@ import os
 import random
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,6 +62,7 @@ __all__ = [
     "killer_board", "multiset_board", "multiset_boards", "odd_labels_board", "random_cages",
     "relation_board", "relation_boards", "towers_board",
     "relation_case_board", "relation_case_params", "select", "string_square", "within",
+    "highs_answer", "BINARY_KINDS", "hidden_relations", "hidden_board", "kind_board",
 ]
 
 # ------------------------------------------------------------ backend selection
@@ -355,6 +359,80 @@ def random_cages(grid: list[list[int]], rng: random.Random, max_size: int = 3) -
             total = sum(grid[c // n][c % n] for c in cage)
             out.append(Rel("cage", tuple(sorted(cage)), (("sum", total),)))
     return out
+
+
+# ------------------------------------------------------------ boards drawn from a hidden solution
+BINARY_KINDS = ("consecutive", "nonconsecutive", "ratio")
+"""The shipped binary kinds beside ``less``."""
+
+
+def hidden_relations(grid: list[list[int]], kinds: tuple[str, ...], count: int,
+                     rng: random.Random, false_rate: float = 0.15) -> list[Rel]:
+    """Up to ``count`` relations of ``kinds`` between orthogonal neighbours, one per pair,
+    holding in the hidden solution ``grid`` but for a share ``false_rate`` of lies
+    (never a ``less``: it is drawn from the solution, so no cycle)."""
+    n = len(grid)
+    pairs = [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
+             for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
+    out = []
+    for (r1, c1), (r2, c2) in rng.sample(pairs, min(count, len(pairs))):
+        p, q, x, y = r1 * n + c1, r2 * n + c2, grid[r1][c1], grid[r2][c2]
+        if x > y:
+            p, q, x, y = q, p, y, x
+        holding = [k for k in kinds if Rel(k, (0, 1)).holds((x, y))]
+        lying = [k for k in kinds if k != "less" and k not in holding]
+        pool = lying if lying and rng.random() < false_rate else holding
+        if pool:
+            out.append(Rel(rng.choice(pool), (p, q)))
+    return out
+
+
+def hidden_board(grid: list[list[int]], relations: list[Rel], givens: int,
+                 rng: random.Random, base: Board | None = None) -> Board:
+    """``base`` (default: the Latin square of ``grid``'s order) with ``relations`` and
+    ``givens`` labels of the hidden solution ``grid`` as clues."""
+    n = len(grid)
+    clues = [(c, grid[c // n][c % n]) for c in rng.sample(range(n * n), givens)]
+    base = latin_square(n) if base is None else base
+    return replace(base, clues=tuple(clues), relations=tuple(relations))
+
+
+def kind_board(kind: str, seed: int, salt: str = "") -> Board:
+    """A random 4x4 or 5x5 board exercising ``kind`` (or ``mixed``: every binary kind,
+    cages included), drawn with ``random.Random(f"{salt}{kind}-{seed}")``."""
+    rng = random.Random(f"{salt}{kind}-{seed}")
+    n = 4 if seed % 2 == 0 else 5
+    if kind == "cage":
+        grid = hidden_sudoku4(rng)
+        return hidden_board(grid, random_cages(grid, rng), rng.randint(0, 2), rng,
+                            sudoku((2, 2)))
+    grid = hidden_latin(n, rng)
+    if kind == "mixed":
+        rels = hidden_relations(grid, ("less", *BINARY_KINDS), 2 * n, rng, false_rate=0.04)
+        cages = random_cages(grid, rng, max_size=2)[:n // 2 + 1]
+        return hidden_board(grid, rels + cages, 2 if n == 4 else 6, rng)
+    count = {"consecutive": n + 2, "nonconsecutive": 2 * n, "ratio": n + 1}[kind]
+    givens = 3 if n == 4 else 8  # the oracle enumerates whole rows: 5 x 5 needs givens
+    rels: list[Rel] = []
+    while not rels:  # ratio holds on few pairs: draw until some relation is stated
+        rels = hidden_relations(grid, (kind,), count, rng)
+    return hidden_board(grid, rels, givens, rng)
+
+
+# ------------------------------------------------------------ exported formulas, solved
+def highs_answer(formula: str, path: Path) -> str:
+    """Solve an MPS or LP ``formula`` (written to ``path``, whose suffix names the
+    format) with HiGHS to optimality; the solution file it writes, as text."""
+    highspy = pytest.importorskip("highspy")
+    path.write_text(formula)
+    h = highspy._Highs()
+    h.setOptionValue("output_flag", False)
+    assert h.readModel(str(path)) == highspy.HighsStatus.kOk
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    solution = path.with_name(path.name + ".highs")
+    h.writeSolution(str(solution), 0)
+    return solution.read_text()
 
 
 # ------------------------------------------------------------ a kind of the tests' own

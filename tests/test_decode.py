@@ -26,6 +26,8 @@ from futocp.families import grid_lines
 from futocp.model import build_model
 from futocp.mzn import SOLUTION_PREFIX, read_mzn_header
 
+from .strategies import highs_answer
+
 ROOT = Path(__file__).resolve().parents[1]
 INSTANCES = ["instances/futoshiki/5x5-several.json", "instances/killer-sudoku/6x6-01.yaml"]
 STRINGS = Board(16, tuple(grid_lines(4, 4)), ("a", "a", "b", "b"), shape=(4, 4))
@@ -86,16 +88,7 @@ def _mzn(board: Board, formula: str, tmp_path: Path) -> str:
 
 
 def _highs(board: Board, formula: str, tmp_path: Path, suffix: str) -> str:
-    highspy = pytest.importorskip("highspy")
-    path = tmp_path / f"p.{suffix}"
-    path.write_text(formula)
-    h = highspy._Highs()
-    h.setOptionValue("output_flag", False)
-    assert h.readModel(str(path)) == highspy.HighsStatus.kOk
-    h.run()
-    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
-    h.writeSolution(str(tmp_path / "p.sol"), 0)
-    return (tmp_path / "p.sol").read_text()
+    return highs_answer(formula, tmp_path / f"p.{suffix}")
 
 
 def _z3(board: Board, formula: str, tmp_path: Path) -> str:

@@ -22,7 +22,15 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .oracle import brute_force_count
-from .strategies import apart_kind, multiset_board, string_square, within
+from .strategies import (
+    apart_kind,
+    hidden_latin,
+    hidden_sudoku4,
+    multiset_board,
+    random_cages,
+    string_square,
+    within,
+)
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 MODES = ("never", "auto", "always")
@@ -238,25 +246,6 @@ def test_refuses_a_model_whose_stack_could_outgrow_memory() -> None:
 BINARY_KINDS = ("consecutive", "nonconsecutive", "ratio")
 
 
-def hidden_latin(rng: random.Random, n: int) -> list[list[int]]:
-    """A random n x n Latin square (shuffled rows, columns and symbols of the cyclic one)."""
-    rows = rng.sample(range(n), n)
-    cols = rng.sample(range(n), n)
-    sym = rng.sample(range(1, n + 1), n)
-    return [[sym[(rows[r] + cols[c]) % n] for c in range(n)] for r in range(n)]
-
-
-def hidden_sudoku4(rng: random.Random) -> list[list[int]]:
-    """A random 4x4 Sudoku (2x2 boxes) solution."""
-    base = [[(2 * (r % 2) + r // 2 + c) % 4 for c in range(4)] for r in range(4)]
-    sym = rng.sample(range(1, 5), 4)
-    bands = rng.sample((0, 1), 2)
-    rows = [2 * b + i for b in bands for i in rng.sample((0, 1), 2)]
-    stacks = rng.sample((0, 1), 2)
-    cols = [2 * s + i for s in stacks for i in rng.sample((0, 1), 2)]
-    return [[sym[base[r][c]] for c in cols] for r in rows]
-
-
 def random_pairs(rng: random.Random, n: int, k: int) -> list[tuple[int, int]]:
     """Up to ``k`` distinct orthogonally adjacent cell pairs of an n x n grid."""
     pairs = set()
@@ -269,37 +258,6 @@ def random_pairs(rng: random.Random, n: int, k: int) -> list[tuple[int, int]]:
     return sorted(pairs)
 
 
-def random_cages(rng: random.Random, solution: list[int], n: int, max_size: int = 3
-                 ) -> list:
-    """Cages of 2..max_size orthogonally connected cells with distinct hidden labels,
-    summing to the hidden solution's labels."""
-    from futocp.relations import Relation
-
-    free = set(range(n * n))
-    cages = []
-    for start in rng.sample(range(n * n), n * n):
-        if start not in free:
-            continue
-        cells = [start]
-        free.discard(start)
-        size = rng.randint(2, max_size)
-        while len(cells) < size:
-            grow = [x for c in cells for x in (c - n, c + n, c - 1 if c % n else -1,
-                                               c + 1 if (c + 1) % n else -1)
-                    if x in free and solution[x] not in {solution[y] for y in cells}]
-            if not grow:
-                break
-            x = rng.choice(grow)
-            cells.append(x)
-            free.discard(x)
-        if len(cells) >= 2:
-            cages.append(Relation("cage", tuple(cells),
-                                  (("sum", sum(solution[c] for c in cells)),)))
-        else:
-            free.add(start)
-    return cages
-
-
 def relation_board(rng: random.Random, n: int, kinds: tuple[str, ...], sudoku4: bool = False,
                    givens: tuple[int, int] = (1, 5)) -> Board:
     """A random board with relations of ``kinds`` (and ``cage``), ``givens[0]`` to
@@ -308,7 +266,7 @@ def relation_board(rng: random.Random, n: int, kinds: tuple[str, ...], sudoku4: 
     from futocp.relations import Relation, get_kind
 
     base = sudoku((2, 2)) if sudoku4 else latin_square(n)
-    grid = hidden_sudoku4(rng) if sudoku4 else hidden_latin(rng, n)
+    grid = hidden_sudoku4(rng) if sudoku4 else hidden_latin(n, rng)
     solution = [v for row in grid for v in row]
     relations = []
     binary = [k for k in kinds if k != "cage"]
@@ -323,7 +281,7 @@ def relation_board(rng: random.Random, n: int, kinds: tuple[str, ...], sudoku4: 
             elif rng.random() < 0.08:  # now and then one the hidden solution breaks
                 relations.append(rng.choice(pool))
     if "cage" in kinds:
-        relations += random_cages(rng, solution, n)
+        relations += random_cages(grid, rng)
     clues = [(c, solution[c]) for c in rng.sample(range(n * n), rng.randrange(*givens))]
     if rng.random() < 0.15:  # now and then a wrong given: often unsat
         c = rng.randrange(n * n)
@@ -483,7 +441,7 @@ def test_custom_binary_kind_uses_the_generic_path() -> None:
         rng = random.Random(7)
         counts = []
         for _ in range(6):
-            grid = hidden_latin(rng, 4)
+            grid = hidden_latin(4, rng)
             solution = [v for row in grid for v in row]
             pairs = random_pairs(rng, 4, 6)
             rels = [Relation(name, p) for p in pairs

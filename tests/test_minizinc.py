@@ -21,7 +21,17 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .oracle import brute_force_count
-from .strategies import apart_kind, hidden_latin, hidden_sudoku4, random_cages, within
+from .strategies import (
+    BINARY_KINDS,
+    apart_kind,
+    hidden_board,
+    hidden_latin,
+    hidden_relations,
+    hidden_sudoku4,
+    kind_board,
+    random_cages,
+    within,
+)
 
 needs_minizinc = pytest.mark.skipif(
     shutil.which("minizinc") is None,
@@ -166,59 +176,10 @@ def test_available_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # ------------------------------------------------------------------ relation kinds
-# Small random boards (hidden_latin, hidden_sudoku4 and random_cages come from
+# Small random boards (kind_board, hidden_relations and hidden_board come from
 # tests/strategies.py, shared with tests/test_pyconstraint.py): a hidden solution,
 # relations drawn from it (mostly true, a few random ones that may make the board
 # unsatisfiable), some of its labels as givens.
-
-def binary_relations(grid: list[list[int]], kinds: tuple[str, ...], count: int,
-                     rng: random.Random, false_rate: float = 0.15) -> list[Relation]:
-    n = len(grid)
-    pairs = [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
-             for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
-    out = []
-    for (r1, c1), (r2, c2) in rng.sample(pairs, min(count, len(pairs))):
-        p, q, x, y = r1 * n + c1, r2 * n + c2, grid[r1][c1], grid[r2][c2]
-        if x > y:  # less is drawn from the hidden solution (no cycles)
-            p, q, x, y = q, p, y, x
-        holding = [k for k in kinds if Relation(k, (0, 1)).holds((x, y))]
-        lying = [k for k in kinds if k != "less" and k not in holding]
-        pool = lying if lying and rng.random() < false_rate else holding
-        if pool:
-            out.append(Relation(rng.choice(pool), (p, q)))
-    return out
-
-
-def relation_board(grid: list[list[int]], relations: list[Relation], givens: int,
-                   rng: random.Random, base: Board | None = None) -> Board:
-    n = len(grid)
-    clues = [(c, grid[c // n][c % n]) for c in rng.sample(range(n * n), givens)]
-    base = latin_square(n) if base is None else base
-    return dataclasses.replace(base, clues=tuple(clues), relations=tuple(relations))
-
-
-BINARY_KINDS = ("consecutive", "nonconsecutive", "ratio")
-
-
-def kind_board(kind: str, seed: int) -> Board:
-    """A random board exercising ``kind`` (or ``mixed``: every kind, cages included)."""
-    rng = random.Random(f"mzn-{kind}-{seed}")
-    n = 4 if seed % 2 == 0 else 5
-    if kind == "cage":
-        grid = hidden_sudoku4(rng)
-        return relation_board(grid, random_cages(grid, rng), rng.randint(0, 2), rng,
-                              sudoku((2, 2)))
-    grid = hidden_latin(n, rng)
-    if kind == "mixed":
-        rels = binary_relations(grid, ("less", *BINARY_KINDS), 2 * n, rng, false_rate=0.04)
-        cages = random_cages(grid, rng, max_size=2)[:n // 2 + 1]
-        return relation_board(grid, rels + cages, 2 if n == 4 else 6, rng)
-    count = {"consecutive": n + 2, "nonconsecutive": 2 * n, "ratio": n + 1}[kind]
-    givens = 3 if n == 4 else 8  # the oracle enumerates whole rows: 5 x 5 needs givens
-    rels: list[Relation] = []
-    while not rels:  # ratio holds on few pairs: draw until some relation is stated
-        rels = binary_relations(grid, (kind,), count, rng)
-    return relation_board(grid, rels, givens, rng)
 
 
 def solve_checked(board: Board, model=None, **kw):
@@ -253,7 +214,7 @@ def test_export_relations_text() -> None:
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("kind", [*BINARY_KINDS, "cage", "mixed"])
 def test_relation_kinds_count_as_brute_force(kind: str, seed: int) -> None:
-    board = kind_board(kind, seed)
+    board = kind_board(kind, seed, "mzn-")
     assert kind == "mixed" or board.relation_kinds == {kind}
     expected = brute_force_count(board)
     r = solve_checked(board, build_model(board, "none"))
@@ -271,10 +232,10 @@ def test_relations_over_other_labels(labels: tuple[int, ...]) -> None:
     rng = random.Random(sum(labels))
     grid = [[labels[v - 1] for v in row] for row in hidden_latin(4, rng)]
     kinds = ("less", *BINARY_KINDS)
-    rels = binary_relations(grid, kinds, 8, rng, false_rate=0.0)
+    rels = hidden_relations(grid, kinds, 8, rng, false_rate=0.0)
     rels += random_cages(grid, rng, max_size=3)[:2]
     base = Board(16, tuple(grid_lines(4, 4)), labels, shape=(4, 4))
-    board = relation_board(grid, rels, 2, rng, base)
+    board = hidden_board(grid, rels, 2, rng, base)
     assert any(r.kind == "cage" for r in board.relations)
     expected = brute_force_count(board)
     assert expected >= 1
@@ -284,7 +245,7 @@ def test_relations_over_other_labels(labels: tuple[int, ...]) -> None:
 
 @needs_minizinc
 def test_export_with_relations_run_by_hand(tmp_path) -> None:
-    board = kind_board("mixed", 1)
+    board = kind_board("mixed", 1, "mzn-")
     expected = brute_force_count(board)
     model = build_model(board, "none")
     text = to_mzn(model)
@@ -369,7 +330,7 @@ def test_killer_sudoku_4x4_from_hidden_solution() -> None:
     for seed in range(3):
         rng = random.Random(seed)
         grid = hidden_sudoku4(rng)
-        board = relation_board(grid, random_cages(grid, rng, max_size=4), 0, rng, sudoku((2, 2)))
+        board = hidden_board(grid, random_cages(grid, rng, max_size=4), 0, rng, sudoku((2, 2)))
         expected = brute_force_count(board)
         r = solve_checked(board)
         assert r.n_solutions == expected >= 1
@@ -391,7 +352,7 @@ def test_registered_kind_goes_through_the_table() -> None:
             (near if gap == 1 else far).append((r * 4 + c, (r + dr) * 4 + c + dc))
         rels = [Relation("apart", p, (("k", 1),)) for p in near[:3]]
         rels += [Relation("apart", p, (("k", 2),)) for p in far[:3]]
-        board = relation_board(grid, rels, 2, rng)
+        board = hidden_board(grid, rels, 2, rng)
         text = to_mzn(build_model(board))
         assert "apart, k=1" in text and "apart, k=2" in text  # one table per parameters
         expected = brute_force_count(board)

@@ -34,7 +34,7 @@ from futocp.verify import verify
 
 from .oracle import brute_force_count
 from .relation_boards import KINDS, keen_board, killer_board, relation_board, towers_board
-from .strategies import multiset_board, string_square
+from .strategies import highs_answer, multiset_board, string_square
 
 ROOT = Path(__file__).resolve().parents[1]
 NEW = ("mip", "smt", "choco")
@@ -214,19 +214,10 @@ def _export_boards() -> list[Board]:
 
 @pytest.mark.parametrize("to", ["mps", "lp"])
 def test_mps_and_lp_read_by_highs_and_scip_decode_to_verified_solutions(to, tmp_path):
-    highspy = pytest.importorskip("highspy")
     for k, board in enumerate(_export_boards()):
         text = export(build_model(board), to)
         path = tmp_path / f"b{k}.{to}"
-        path.write_text(text)
-        h = highspy._Highs()
-        h.setOptionValue("output_flag", False)
-        assert h.readModel(str(path)) == highspy.HighsStatus.kOk
-        h.run()
-        assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
-        sol = tmp_path / f"b{k}.{to}.highs"
-        h.writeSolution(str(sol), 0)
-        answer = sol.read_text()
+        answer = highs_answer(text, path)
         assert answer_format(answer) == "highs"
         assert verify(board, decode(board, text, answer)) == []
         if _has("pyscipopt"):

@@ -18,7 +18,15 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .oracle import brute_force_count
-from .strategies import apart_kind, hidden_latin, hidden_sudoku4, random_cages
+from .strategies import (
+    BINARY_KINDS,
+    apart_kind,
+    hidden_board,
+    hidden_latin,
+    hidden_sudoku4,
+    kind_board,
+    random_cages,
+)
 
 pytest.importorskip("constraint", reason="python-constraint2 is not installed")
 
@@ -236,68 +244,6 @@ def test_spawned_child(monkeypatch: pytest.MonkeyPatch) -> None:
 # few random ones that may make the board unsatisfiable), some of its labels as
 # givens. Counts are checked against the brute-force oracle, answers by verify().
 
-def true_kinds(x: int, y: int) -> list[str]:
-    """The shipped binary kinds that hold on labels (x, y) (less: x < y)."""
-    out = ["less"] if x < y else []
-    out.append("consecutive" if abs(x - y) == 1 else "nonconsecutive")
-    if x == 2 * y or y == 2 * x:
-        out.append("ratio")
-    return out
-
-
-def binary_relations(grid: list[list[int]], kinds: tuple[str, ...], count: int,
-                     rng: random.Random, false_rate: float = 0.15) -> list[Relation]:
-    """Up to ``count`` relations of ``kinds`` between orthogonal neighbours, one per pair."""
-    n = len(grid)
-    pairs = [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
-             for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
-    out = []
-    for (r1, c1), (r2, c2) in rng.sample(pairs, min(count, len(pairs))):
-        p, q = r1 * n + c1, r2 * n + c2
-        x, y = grid[r1][c1], grid[r2][c2]
-        if x > y:  # less is drawn from the hidden solution (no cycles)
-            p, q, x, y = q, p, y, x
-        holding = [k for k in true_kinds(x, y) if k in kinds]
-        lying = [k for k in kinds if k != "less" and k not in holding]
-        pool = lying if lying and rng.random() < false_rate else holding
-        if pool:
-            out.append(Relation(rng.choice(pool), (p, q)))
-    return out
-
-
-def relation_board(grid: list[list[int]], relations: list[Relation], givens: int,
-                   rng: random.Random, sudoku_boxes: bool = False) -> Board:
-    n = len(grid)
-    cells = rng.sample(range(n * n), givens)
-    clues = [(c, grid[c // n][c % n]) for c in cells]
-    base = sudoku((2, 2)) if sudoku_boxes else latin_square(n)
-    return dataclasses.replace(base, clues=tuple(clues), relations=tuple(relations))
-
-
-BINARY_KINDS = ("consecutive", "nonconsecutive", "ratio")
-
-
-def kind_board(kind: str, seed: int) -> Board:
-    """A random board exercising ``kind`` (or ``mixed``: every kind, cages included)."""
-    rng = random.Random(f"{kind}-{seed}")
-    n = 4 if seed % 2 == 0 else 5
-    if kind == "cage":
-        grid = hidden_sudoku4(rng)
-        return relation_board(grid, random_cages(grid, rng), rng.randint(0, 2), rng,
-                              sudoku_boxes=True)
-    grid = hidden_latin(n, rng)
-    if kind == "mixed":
-        rels = binary_relations(grid, ("less", *BINARY_KINDS), 2 * n, rng, false_rate=0.04)
-        cages = random_cages(grid, rng, max_size=2)[:n // 2 + 1]
-        return relation_board(grid, rels + cages, 2 if n == 4 else 6, rng)
-    count = {"consecutive": n + 2, "nonconsecutive": 2 * n, "ratio": n + 1}[kind]
-    givens = 3 if n == 4 else 8  # the oracle enumerates whole rows: 5 x 5 needs givens
-    rels: list[Relation] = []
-    while not rels:  # ratio holds on few pairs: draw until some relation is stated
-        rels = binary_relations(grid, (kind,), count, rng)
-    return relation_board(grid, rels, givens, rng)
-
-
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("kind", [*BINARY_KINDS, "cage", "mixed"])
 def test_relation_kinds_count_as_brute_force(kind: str, seed: int) -> None:
@@ -327,8 +273,7 @@ def test_killer_sudoku_4x4_every_cage_size() -> None:
     for seed in range(3):
         rng = random.Random(seed)
         grid = hidden_sudoku4(rng)
-        board = relation_board(grid, random_cages(grid, rng, max_size=4), 0, rng,
-                               sudoku_boxes=True)
+        board = hidden_board(grid, random_cages(grid, rng, max_size=4), 0, rng, sudoku((2, 2)))
         expected = brute_force_count(board)
         assert expected >= 1
         r = solve_model(board, build_model(board, "none"), limit=None)
@@ -403,7 +348,7 @@ def test_registered_kind_goes_through_the_generic_path() -> None:
             (near if gap == 1 else far).append((r * 4 + c, (r + dr) * 4 + c + dc))
         rels = [Relation("apart", p, (("k", 1),)) for p in near[:3]]
         rels += [Relation("apart", p, (("k", 2),)) for p in far[:3]]
-        board = relation_board(grid, rels, 2, rng)
+        board = hidden_board(grid, rels, 2, rng)
         expected = brute_force_count(board)
         assert expected >= 1
         for filtering in ("lists", "none"):

@@ -29,15 +29,23 @@ from typing import Any
 from ..errors import UnsupportedError, UsageError
 from ..model import Model
 from ..result import Result
-from .base import Backend, Deadline, Option
+from .base import LOCAL_SEARCH_CAPABILITIES, Backend, Deadline, Option
 
 __all__ = ["AnnealBackend", "AnnealProgram", "compile_anneal", "find_partition", "energy",
-           "model_violations", "MOVES", "TRACE_POINTS"]
+           "model_violations", "MOVES", "TRACE_POINTS", "PARTITION_OPTION", "Found",
+           "LocalSearchBackend"]
 
 MOVES = ("paper", "swap")
 
 _CHECK_EVERY = 4096  # moves between two looks at the deadline (a power of two)
 TRACE_POINTS = 1000  # the most points of an energy trace before the final one
+
+PARTITION_OPTION = Option(
+    "partition", int, 0, None,
+    "the rows (genetic; anneal's swap moves): the groups of a partition of the cells, taken "
+    "cyclically from this group index when disjoint from those taken (0 = the rows of a grid "
+    "board)", min=0)
+"""The option ``partition`` of ``anneal`` and ``genetic``."""
 
 
 def find_partition(model: Model, start: int = 0) -> tuple[int, ...]:
@@ -421,14 +429,58 @@ def _run_stop(prog: AnnealProgram, final: int, moves: int, cap: int,
     return "time limit" if deadline.expired() else "temperature 0"
 
 
-class AnnealBackend(Backend):
+class Found:
+    """The distinct solutions a local search found, each checked from the Model alone
+    (:func:`model_violations`), as labels, up to a limit."""
+
+    def __init__(self, model: Model, limit: int | None) -> None:
+        self.model = model
+        self.limit = limit
+        self.solutions: list[tuple[Any, ...]] = []
+        self._seen: set[tuple[int, ...]] = set()
+
+    def add(self, vals: Sequence[int]) -> bool:
+        """Keep ``vals`` (value indices per cell) when new and a solution of the Model;
+        True once the limit is reached."""
+        key = tuple(vals)
+        if key not in self._seen and model_violations(self.model, key) == 0:
+            self._seen.add(key)
+            self.solutions.append(self.model.labels_of(key))
+        return self.limit is not None and len(self.solutions) >= self.limit
+
+
+class LocalSearchBackend(Backend):
+    """The seeds' local searches (``anneal``, ``genetic``): incomplete (``sat`` or
+    ``unknown``), seeded, timed as compiling (``encode_s``) and searching (``solve_s``)."""
+
+    complete = False
+    capabilities = LOCAL_SEARCH_CAPABILITIES
+    decided_shortcut = False  # a pure-Python search: nothing to crash
+
+    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
+               seed: int | None, options: dict[str, Any]) -> Result:
+        t0 = time.perf_counter()
+        deadline = Deadline(time_limit)
+        rng = random.Random(seed)
+        prog = self.compile(model, **options)
+        t1 = time.perf_counter()
+        found = Found(model, limit)
+        stats = self._search(prog, found, rng, deadline, options)
+        stats = {"encode_s": t1 - t0, "solve_s": time.perf_counter() - t1, **stats}
+        return self.outcome(found.solutions, False, limit, stats)  # it never finishes
+
+    def _search(self, prog: Any, found: Found, rng: random.Random, deadline: Deadline,
+                options: dict[str, Any]) -> dict[str, Any]:
+        """Search ``prog`` (:meth:`compile`'s), adding candidates to ``found``; the
+        stats (the backend's counters and ``stopped``)."""
+        raise NotImplementedError
+
+
+class AnnealBackend(LocalSearchBackend):
     """Seed 001's simulated annealing (incomplete: ``sat`` or ``unknown``)."""
 
     name = "anneal"
-    complete = False
-    capabilities = frozenset({"time_limit", "seed", "less", "binary", "multiset", "strings"})
     counters = ("moves", "accepted", "best_energy", "final_energy", "restarts")
-    decided_shortcut = False  # a pure-Python search: nothing to crash
     options = (
         Option("t0", float, 100.0, None, "initial temperature T0 (paper: 100)",
                min=0, min_exclusive=True, max=math.inf, max_exclusive=True),
@@ -442,9 +494,7 @@ class AnnealBackend(Backend):
         Option("move", str, "paper", MOVES,
                "paper: a random free cell gets a random label of its list; swap: two free "
                "cells of a partition group swap labels (groups start as permutations)"),
-        Option("partition", int, 0, None,
-               "swap moves: the partition's groups are taken cyclically from this group "
-               "index when disjoint from those taken (0 = the rows of a grid board)", min=0),
+        PARTITION_OPTION,
         Option("trace", int, 0, None,
                "record the energy every K moves in stats['trace'] as [move, energy] pairs, "
                "the final state last (at most 1001 points: K doubles as needed); 0 = none", min=0),
@@ -455,18 +505,10 @@ class AnnealBackend(Backend):
         opts = self.parse_options(options)
         return compile_anneal(model, opts["move"], opts["partition"])
 
-    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
-               seed: int | None, options: dict[str, Any]) -> Result:
-        t0 = time.perf_counter()
-        deadline = Deadline(time_limit)
-        rng = random.Random(seed)
-        prog = self.compile(model, **options)
-        encode_s = time.perf_counter() - t0
-        t1 = time.perf_counter()
+    def _search(self, prog: AnnealProgram, found: Found, rng: random.Random,
+                deadline: Deadline, options: dict[str, Any]) -> dict[str, Any]:
         run_once = _anneal_paper if prog.move == "paper" else _anneal_swap
         run = _Run(options["trace"])
-        solutions: list[tuple[Any, ...]] = []
-        seen: set[tuple[int, ...]] = set()
         runs = 0
         final = None
         stopped = "found"  # what ended the last run (or the deadline, before a restart)
@@ -484,18 +526,12 @@ class AnnealBackend(Backend):
             final = energy(prog, vals)  # the full recount: never trust the increments alone
             run.best = final if run.best is None else min(run.best, final)
             stopped = _run_stop(prog, final, run.moves - before, options["moves"], deadline)
-            if final == 0 and model_violations(model, vals) == 0:
-                key = tuple(vals)
-                if key not in seen:
-                    seen.add(key)
-                    solutions.append(model.labels_of(key))
-                if limit is not None and len(solutions) >= limit:
-                    break
+            if final == 0 and found.add(vals):
+                break
         stats: dict[str, Any] = {
-            "encode_s": encode_s, "solve_s": time.perf_counter() - t1, "moves": run.moves,
-            "accepted": run.accepted, "best_energy": run.best, "final_energy": final,
-            "restarts": max(0, runs - 1), "stopped": stopped}
+            "moves": run.moves, "accepted": run.accepted, "best_energy": run.best,
+            "final_energy": final, "restarts": max(0, runs - 1), "stopped": stopped}
         if options["trace"] and final is not None:
             run.finish(final)
             stats["trace"] = run.trace
-        return self.outcome(solutions, False, limit, stats)  # a local search never finishes
+        return stats

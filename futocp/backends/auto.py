@@ -59,7 +59,6 @@ from ..errors import FutocpError, UsageError
 from ..model import Model
 from ..procs import Child, crash_reason, fork_available, start, stop_all, wait_any
 from ..result import Result, Status
-from ..verify import verify
 from .base import KILL_GRACE_S, Backend, Deadline, Option, active_limits, run_limits
 
 __all__ = ["AutoBackend", "Member", "features", "load_choices", "choose", "fallbacks", "CHOICES_FILE",
@@ -289,12 +288,12 @@ _CHECK_MAX = 1000
 
 def _wrong(model: Model, result: Result) -> str | None:
     """Why a member's answer cannot be taken (a solution fails verification), or None."""
-    sols = result.solutions
-    if len(sols) > _CHECK_MAX:
-        step = (len(sols) - 1) / (_CHECK_MAX - 1)
-        sols = [sols[round(i * step)] for i in range(_CHECK_MAX)]
-    for sol in sols:
-        broken = verify(model.board, sol)
+    picks: Sequence[int] = range(len(result.solutions))
+    if len(picks) > _CHECK_MAX:
+        step = (len(picks) - 1) / (_CHECK_MAX - 1)
+        picks = [round(i * step) for i in range(_CHECK_MAX)]
+    for i in picks:
+        broken = result.verdict(i, model.board)  # kept: the answer is not checked again
         if broken:
             return f"a solution failed verification: {broken[0]}"
     return None
@@ -572,7 +571,7 @@ class AutoBackend(Backend):
             stats["answered_options"] = REGISTRY[member.backend].parse_options(
                 dict(member.options))
             result = Result(result.status, list(result.solutions), stats,
-                            exhausted=result.exhausted)
+                            exhausted=result.exhausted, verdicts=result.verdicts)
         result.stats["portfolio"] = [m.label for m in ran]
         result.stats["auto_rule"] = rule
         if run.errors:

@@ -58,10 +58,22 @@ from ..result import Result, Status
 from ..verify import verify
 
 __all__ = ["Option", "Backend", "Deadline", "DeadlinePassed", "RunLimits", "run_limits",
-           "active_limits", "decided_values", "seed_for", "KILL_GRACE_S"]
+           "active_limits", "decided_values", "seed_for", "KILL_GRACE_S", "COMPLETE_CAPABILITIES",
+           "LOCAL_SEARCH_CAPABILITIES"]
 
 KILL_GRACE_S = 0.3
 """Seconds a child that honours the time limit itself gets beyond it before it is killed."""
+
+COMPLETE_CAPABILITIES = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
+                                   "strings", "binary", "nary", "alldifferent"})
+"""The :attr:`Backend.capabilities` of a complete backend that takes every model:
+a backend adds ``seed`` when a seed steers its search, ``cage`` when it has a
+specialised cage encoding."""
+
+LOCAL_SEARCH_CAPABILITIES = frozenset({"time_limit", "seed", "less", "binary", "multiset",
+                                       "strings"})
+"""The :attr:`Backend.capabilities` of the seeds' local searches (``anneal``,
+``genetic``): one solution, no proof of unsatisfiability, binary relations only."""
 
 
 @dataclass(frozen=True)
@@ -533,7 +545,7 @@ class Backend:
         ``unsat``. An incomplete backend claims no more than its search could:
         not exhausted, and ``unknown`` rather than ``unsat``."""
         labels = model.labels_of(values)
-        broken = verify(model.board, labels)
+        broken = verify(model.board, labels)  # kept in the Result: checked once
         stats: dict[str, Any] = {"solve_s": 0.0, "decided": True}
         if broken:
             stats["reason"] = f"the givens and the filtering decide every cell, wrongly: {broken[0]}"
@@ -543,7 +555,7 @@ class Backend:
         stats["reason"] = "the givens and the filtering decide every cell"
         if not self.complete:  # the only solution, though an incomplete search cannot say so
             stats["stopped"] = "found"
-        return Result(Status.SAT, [labels], stats, exhausted=self.complete)
+        return Result(Status.SAT, [labels], stats, exhausted=self.complete, verdicts={0: broken})
 
     def _run(self, model: Model, limit: int | None, time_limit: float | None,
              seed: int | None, opts: dict[str, Any], limits: RunLimits) -> Result:

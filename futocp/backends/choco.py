@@ -40,7 +40,7 @@ from typing import Any
 
 from ..model import Model
 from ..relations import Relation, get_kind
-from .base import Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Deadline, Option
 from .stream import (
     AT_LIMIT,
     BUILDING,
@@ -116,8 +116,7 @@ class ChocoBackend(StreamBackend):
 
     name = "choco"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
-                              "strings", "binary", "alldifferent", "cage", "nary"})
+    capabilities = COMPLETE_CAPABILITIES | {"cage"}
     extra = "choco"
     requires = ("pychoco",)
     package = "pychoco"

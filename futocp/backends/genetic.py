@@ -20,7 +20,6 @@ Example:
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -28,9 +27,14 @@ from operator import eq, itemgetter
 from typing import Any
 
 from ..model import Model
-from ..result import Result
-from .anneal import find_partition, missing_labels, model_violations
-from .base import Backend, Deadline, Option
+from .anneal import (
+    PARTITION_OPTION,
+    Found,
+    LocalSearchBackend,
+    find_partition,
+    missing_labels,
+)
+from .base import Deadline, Option
 
 __all__ = ["GeneticBackend", "GeneticProgram", "compile_genetic", "fitness", "PARAMETER_GRID",
            "MUTATE"]
@@ -183,14 +187,11 @@ def compile_genetic(model: Model, partition: int = 0) -> GeneticProgram:
         counts=tuple(counts), base=base, odd=tuple(row_of[c] % 2 == 1 for c in range(n)))
 
 
-class GeneticBackend(Backend):
+class GeneticBackend(LocalSearchBackend):
     """Seed 002's genetic algorithm (incomplete: ``sat`` or ``unknown``)."""
 
     name = "genetic"
-    complete = False
-    capabilities = frozenset({"time_limit", "seed", "less", "binary", "multiset", "strings"})
     counters = ("generations", "best_fitness", "evaluations")
-    decided_shortcut = False  # a pure-Python search: nothing to crash
     options = (
         Option("population", int, 10, None, "population size (paper's grid: 10, 20, 30)",
                min=1),
@@ -204,9 +205,7 @@ class GeneticBackend(Backend):
         Option("mating_pool", int, 0, None,
                "parent pairs per generation (the paper does not state it); "
                "0 = population // 2 (as many offspring as parents)", min=0),
-        Option("partition", int, 0, None,
-               "the rows: groups taken cyclically from this group index when disjoint "
-               "from those taken (0 = the rows of a grid board)", min=0),
+        PARTITION_OPTION,
         Option("mutate", str, "all", MUTATE,
                "all: mutate parents and offspring, as the paper prints it; offspring: "
                "spare the parents"),
@@ -217,37 +216,22 @@ class GeneticBackend(Backend):
         opts = self.parse_options(options)
         return compile_genetic(model, opts["partition"])
 
-    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
-               seed: int | None, options: dict[str, Any]) -> Result:
-        t0 = time.perf_counter()
-        deadline = Deadline(time_limit)
-        rng = random.Random(seed)
-        prog = self.compile(model, **options)
+    def _search(self, prog: GeneticProgram, found: Found, rng: random.Random,
+                deadline: Deadline, options: dict[str, Any]) -> dict[str, Any]:
         fit = _fitness_function(prog)
-        encode_s = time.perf_counter() - t0
-        t1 = time.perf_counter()
         pop_size = options["population"]
         pairs = options["mating_pool"] or max(1, pop_size // 2)
         generations, best, evaluations, population = _evolve(
             prog, fit, rng, deadline, pop_size, options["pm"], options["pc"], options["sp"],
             options["generations"], pairs, options["mutate"] == "all")
-        solutions: list[tuple[Any, ...]] = []
-        seen: set[tuple[int, ...]] = set()
-        for vals in population:
-            key = tuple(vals)
-            if key in seen or fitness(prog, vals) != 0 or model_violations(model, vals):
-                continue  # full recounts decide, the second from the Model alone
-            seen.add(key)
-            solutions.append(model.labels_of(key))
-            if limit is not None and len(solutions) >= limit:
+        for vals in population:  # full recounts decide (found.add: from the Model alone)
+            if fitness(prog, vals) == 0 and found.add(vals):
                 break
         # what ended the loop: a solution, the generation cap, else the deadline
         stopped = ("found" if best == 0 else "generation budget"
                    if generations >= options["generations"] else "time limit")
-        stats = {"encode_s": encode_s, "solve_s": time.perf_counter() - t1,
-                 "generations": generations, "best_fitness": best, "evaluations": evaluations,
-                 "stopped": stopped}
-        return self.outcome(solutions, False, limit, stats)  # a local search never finishes
+        return {"generations": generations, "best_fitness": best, "evaluations": evaluations,
+                "stopped": stopped}
 
 
 def _evolve(prog: GeneticProgram, fit: Callable[[Sequence[int]], int], rng: random.Random,

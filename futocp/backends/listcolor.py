@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 from ..errors import UnsupportedError, UsageError
 from ..model import Model
 from ..result import Result
-from .base import Backend, Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Backend, Deadline, Option
 from .listcolor_branch import (
     _CHECK_EVERY,
     WEIGHTS,
@@ -72,8 +72,7 @@ class ListcolorBackend(Backend):
 
     name = "listcolor"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "strings",
-                              "less", "binary", "nary", "alldifferent"})
+    capabilities = COMPLETE_CAPABILITIES | {"seed"}
     extra = None
     requires = ()
     counters: ClassVar[tuple[str, ...]] = (

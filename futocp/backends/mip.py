@@ -68,7 +68,7 @@ from ..errors import BackendUnavailable
 from ..model import Model
 from ..propagate import bits
 from ..relations import Relation, get_kind
-from .base import Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Deadline, Option
 from .stream import AT_LIMIT, BUILDING, COMPLETE, GAVE_UP, SOLVING, TIMED_OUT, Emit, StreamBackend
 
 __all__ = ["MipBackend", "LinearModel", "Row", "LINEAR_ENCODINGS", "SOLVERS", "build_linear"]
@@ -457,8 +457,7 @@ class MipBackend(StreamBackend):
 
     name = "mip"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
-                              "strings", "binary", "alldifferent", "cage", "nary"})
+    capabilities = COMPLETE_CAPABILITIES | {"seed", "cage"}
     extra = "mip"
     requires = ("highspy",)
     package = "highspy"

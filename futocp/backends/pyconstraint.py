@@ -32,7 +32,7 @@ from ..model import Model
 from ..procs import run_child
 from ..procs import start_method as _start_method
 from ..result import Result, Status
-from .base import Backend, Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Backend, Deadline, Option
 
 __all__ = ["PyconstraintBackend", "count_constraint", "support_constraint", "cage_constraint",
            "table_constraint", "NARY_CONSTRAINTS", "SOLVERS"]
@@ -210,26 +210,25 @@ def _support_class() -> type:
         def preProcess(self, variables: Any, domains: dict, constraints: list,
                        vconstraints: dict) -> None:
             a, b = variables
-            fwd, bwd = self._forward, self._backward
-            changed = True
-            while changed:
-                changed = False
-                reach_b = 0
-                for x in domains[b]:
-                    reach_b |= 1 << x
-                for x in domains[a][:]:
-                    if not fwd[x] & reach_b:
-                        domains[a].remove(x)
-                        changed = True
-                reach_a = 0
-                for x in domains[a]:
-                    reach_a |= 1 << x
-                for x in domains[b][:]:
-                    if not bwd[x] & reach_a:
-                        domains[b].remove(x)
-                        changed = True
+            while (_revise(domains[a], domains[b], self._forward)
+                   | _revise(domains[b], domains[a], self._backward)):
+                pass  # both revised each round, until neither removes a value
 
     return SupportConstraint
+
+
+def _revise(domain: Any, other: Any, supports: tuple[int, ...]) -> bool:
+    """Remove from ``domain`` the values with no support in ``other`` (``supports[x]``:
+    the bit set of the values that support ``x``); True when one was removed."""
+    reach = 0
+    for x in other:
+        reach |= 1 << x
+    removed = False
+    for x in domain[:]:
+        if not supports[x] & reach:
+            domain.remove(x)
+            removed = True
+    return removed
 
 
 @cache
@@ -582,8 +581,7 @@ class PyconstraintBackend(Backend):
 
     name = "pyconstraint"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
-                              "strings", "binary", "nary", "alldifferent"})
+    capabilities = COMPLETE_CAPABILITIES | {"seed"}
     extra = "pyconstraint"
     requires = ("constraint",)
     package = "python-constraint2"

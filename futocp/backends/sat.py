@@ -29,7 +29,15 @@ from typing import Any
 from ..errors import UsageError
 from ..model import Model
 from ..result import Result, Status
-from .base import KILL_GRACE_S, Backend, Deadline, DeadlinePassed, Option, active_limits
+from .base import (
+    COMPLETE_CAPABILITIES,
+    KILL_GRACE_S,
+    Backend,
+    Deadline,
+    DeadlinePassed,
+    Option,
+    active_limits,
+)
 from .sat_encode import (
     AMO_ONLY,
     AUTO_CARD_LONG,
@@ -174,8 +182,7 @@ class SatBackend(Backend):
 
     name = "sat"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less", "strings",
-                              "binary", "nary", "alldifferent"})
+    capabilities = COMPLETE_CAPABILITIES
     extra = "sat"
     own_child = True
     c_extension = True

@@ -36,7 +36,7 @@ from ..model import Model
 from ..propagate import bits as _bits
 from ..relations import Relation
 from ..result import Result
-from .base import Backend, Deadline
+from .base import COMPLETE_CAPABILITIES, Backend, Deadline
 from .parallel import (
     WORKERS_OPTION,
     ParallelRun,
@@ -949,8 +949,7 @@ class SeedSearchBackend(Backend):
 
     algorithm: str = ""
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "unsat", "less", "binary", "multiset",
-                              "alldifferent", "strings", "nary"})
+    capabilities = COMPLETE_CAPABILITIES
     counters: ClassVar[tuple[str, ...]] = ("explored_nodes", "removed_values", "assignments",
                                            "backtracks")
     count_rank = None

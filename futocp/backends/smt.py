@@ -57,7 +57,7 @@ from typing import Any
 from ..model import Model
 from ..propagate import bits
 from ..relations import Relation, get_kind
-from .base import Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Deadline, Option
 from .stream import (
     AT_LIMIT,
     BUILDING,
@@ -309,8 +309,7 @@ class SmtBackend(StreamBackend):
 
     name = "smt"
     complete = True
-    capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
-                              "strings", "binary", "alldifferent", "cage", "nary"})
+    capabilities = COMPLETE_CAPABILITIES | {"cage"}
     extra = "smt"
     requires = ("z3",)
     package = "z3-solver"

@@ -9,7 +9,6 @@ from typing import Any
 from ..api import DEFAULT_BACKEND, solve
 from ..backends import REGISTRY
 from ..errors import UsageError
-from ..verify import verify
 from .common import EXIT_OK, EXIT_UNKNOWN, add_instances, exit_code, one_instance
 
 __all__ = ["add_commands", "cmd_render"]
@@ -29,7 +28,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         result = solve(board, args.backend or DEFAULT_BACKEND, time_limit=args.time_limit)
         options["result"] = result
         code = exit_code(result)
-        if result.solutions and verify(board, result.solutions[0]):
+        if result.solutions and result.verdict(0, board):
             print("futocp: warning: the drawn solution fails verification", file=sys.stderr)
             code = EXIT_UNKNOWN
     data = pictures.to_bytes(board, fmt, dpi=args.dpi, **options)

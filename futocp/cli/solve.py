@@ -20,7 +20,6 @@ from ..board import Board
 from ..errors import UsageError
 from ..model import build_model
 from ..result import Result, Status
-from ..verify import verify
 from .common import (
     COLLECTION_FORMATS,
     EXIT_OK,
@@ -69,7 +68,7 @@ def solve_record(name: str, board: Board, result: Result,
     there is no solution), ``finished`` is False when a time limit cut the search.
     """
     if checks is None:
-        checks = [verify(board, s) for s in result.solutions]
+        checks = result.violations(board)
     violations = [str(v) for found in checks for v in found]
     return {"instance": name, "backend": result.backend, "status": result.status.value,
             "n_solutions": result.n_solutions, "exhausted": result.exhausted,
@@ -186,7 +185,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         with guard:
             result = solve(board, args.backend, limit=limit, time_limit=args.time_limit,
                            seed=args.seed, filtering=args.filtering, **options)
-        checks = [verify(board, s) for s in result.solutions]
+        checks = result.violations(board)
         record = solve_record(name, board, result, checks)
         records.append(record)
         unfinished += not result.finished
@@ -261,7 +260,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                           " (unique)" if result.finished else "")
                 print(f"\nsolution{unique}:")
                 print(grid_text(board, result.solutions[0]))
-                if verify(board, result.solutions[0]):
+                if result.verdict(0, board):
                     print(f"futocp: error: {name}: the solution fails verification",
                           file=sys.stderr)
                     code = max(code, EXIT_UNKNOWN)

@@ -61,7 +61,8 @@ __all__ = ["VERDICTS", "KINDS", "Row", "Reproduction", "register", "REPRODUCTION
            "paper_mean_interval", "compare_sample", "rank_agreement", "compare_value",
            "compare_range",
            "combine_verdicts", "sanity_row", "verdict_counts", "load_config", "config_path",
-           "save_figure", "CONFIDENCE", "RESAMPLES"]
+           "save_figure", "CONFIDENCE", "RESAMPLES", "parse_opts", "opt_count", "opt_names",
+           "opt_bool"]
 
 #: The verdicts a row can get (JSON key ``verdict``).
 VERDICTS = ("agrees", "differs", "not comparable", "paper anomaly")
@@ -258,6 +259,55 @@ def paper_table(filename: str) -> pd.DataFrame:
 def config_path(name: str) -> Path:
     """``experiments/reproduce/NAME.yaml``."""
     return experiments_dir() / "reproduce" / f"{name}.yaml"
+
+
+def opt_count(key: str, value: str) -> int:
+    """A ``--opt KEY=N`` value: an integer of at least 1."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise UsageError(f"--opt {key}={value}: expected an integer") from None
+    if n < 1:
+        raise UsageError(f"--opt {key}={value}: expected at least 1")
+    return n
+
+
+def opt_names(key: str, value: str) -> list[str]:
+    """A ``--opt KEY=a,b`` value: the comma-separated names."""
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def opt_bool(key: str, value: str) -> bool:
+    """A ``--opt KEY=true|false`` value."""
+    if value.lower() not in ("true", "false"):
+        raise UsageError(f"--opt {key}={value}: expected true or false")
+    return value.lower() == "true"
+
+
+def parse_opts(who: str, options: Mapping[str, str],
+               parsers: Mapping[str, Callable[[str, str], Any]] | None = None) -> dict[str, Any]:
+    """The ``--opt KEY=VALUE`` pairs a reproduction takes, each parsed by its key's parser
+    (:func:`opt_count`, :func:`opt_names`, :func:`opt_bool`).
+
+    Raises:
+        UsageError: for a key ``who`` does not take, or a bad value.
+
+    Example:
+        >>> parse_opts("seed 000", {"node_limit": "5"}, {"node_limit": opt_count})
+        {'node_limit': 5}
+        >>> parse_opts("seed 003", {"x": "1"})
+        Traceback (most recent call last):
+        ...
+        futocp.errors.UsageError: --opt x: seed 003 takes no --opt
+    """
+    parsers = parsers or {}
+    out = {}
+    for key, value in options.items():
+        if key not in parsers:
+            raise UsageError(f"--opt {key}: {who} takes "
+                             f"{', '.join(parsers) if parsers else 'no --opt'}")
+        out[key] = parsers[key](key, value)
+    return out
 
 
 def load_config(name: str, quick: bool) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from ..errors import ResourceError, UsageError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["RESULTS", "PLAN", "task_id", "run_tasks", "load_records", "CpuClock"]
+__all__ = ["RESULTS", "PLAN", "task_id", "run_tasks", "run_config", "load_records", "CpuClock"]
 
 RESULTS = "results.jsonl"
 PLAN = "plan.json"
@@ -160,6 +160,15 @@ def run_tasks(name: str, tasks: Sequence[Mapping[str, Any]], func: Callable[[Any
             kill_all()
             raise
     return count
+
+
+def run_config(config: Mapping[str, Any], tasks: Sequence[Mapping[str, Any]],
+               func: Callable[[Any], Any], workers: int = 1, progress: bool | None = None,
+               name: str | None = None) -> int:
+    """:func:`run_tasks` with what a reproduction's config says: its ``name`` (else
+    ``name``), ``output`` folder, ``timeout`` and ``isolate`` (default True)."""
+    return run_tasks(config.get("name", name), tasks, func, config["output"], workers,
+                     config.get("timeout"), progress, isolate=bool(config.get("isolate", True)))
 
 
 def _timed_isolated(func: Callable[[Any], Any], task: Mapping[str, Any],

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,8 +43,11 @@ from .core import (
     combine_verdicts,
     compare_sample,
     load_config,
+    opt_count,
+    opt_names,
     paper_mean_interval,
     paper_table,
+    parse_opts,
     quartiles,
     rank_agreement,
     register,
@@ -52,7 +56,7 @@ from .core import (
     sanity_row,
     save_figure,
 )
-from .measure import run_tasks, task_id
+from .measure import run_config, task_id
 from .seed000_measure import GENERATORS, measure_instance
 
 if TYPE_CHECKING:
@@ -63,7 +67,7 @@ __all__ = ["TABLE1", "TABLE2", "plan_tasks", "run_seed000", "per_instance", "com
 
 CONFIG = "seed-000"
 PAPER_RUNS = 50  # the paper's timing runs per instance (its section 6)
-OPTIONS = ("generators", "node_limit", "repetitions")
+OPTIONS = {"generators": opt_names, "node_limit": opt_count, "repetitions": opt_count}
 
 #: How the recorded runs were made (docs/reproductions.md).
 FULL_RUN = ("`nice -n 10 futocp reproduce seed-000-table2` (1464 tasks: uniform and btfirst; "
@@ -153,31 +157,12 @@ def plan_tasks(config: Mapping[str, Any]) -> list[dict[str, Any]]:
     return tasks
 
 
-def _with_options(config: Mapping[str, Any], options: Mapping[str, str]) -> dict[str, Any]:
-    """The config with the ``--opt`` overrides (``generators=a,b``, ``node_limit=N``,
-    ``repetitions=N``)."""
-    out = dict(config)
-    for key, value in options.items():
-        if key not in OPTIONS:
-            raise UsageError(f"--opt {key}: seed 000 takes {', '.join(OPTIONS)}")
-        if key == "generators":
-            out[key] = [g.strip() for g in value.split(",") if g.strip()]
-        else:
-            try:
-                out[key] = int(value)
-            except ValueError:
-                raise UsageError(f"--opt {key}={value}: expected an integer") from None
-            if out[key] < 1:
-                raise UsageError(f"--opt {key}={value}: expected at least 1")
-    return out
-
-
 def run_seed000(config: dict[str, Any], workers: int, options: dict[str, str],
                 progress: bool | None) -> None:
-    """Measure the tasks of the config not yet recorded (resumable)."""
-    cfg = _with_options(config, options)
-    run_tasks(cfg["name"], plan_tasks(cfg), measure_instance, cfg["output"], workers,
-              cfg.get("timeout"), progress, isolate=bool(cfg.get("isolate", True)))
+    """Measure the tasks of the config not yet recorded (resumable), with the ``--opt``
+    overrides (``generators=a,b``, ``node_limit=N``, ``repetitions=N``)."""
+    cfg = {**config, **parse_opts("seed 000", options, OPTIONS)}
+    run_config(cfg, plan_tasks(cfg), measure_instance, workers, progress)
 
 
 # ------------------------------------------------------------------ our records
@@ -757,12 +742,12 @@ TABLE1 = Reproduction(
     source="seed 000, Table 1 and Section 6",
     config=_config, compare=compare_table1, figures=figures_table1, verdict=verdict_table1,
     full_run=FULL_RUN, run=run_seed000)
-TABLE2 = Reproduction(
+TABLE2 = replace(  # the same runs, compared with Table 2
+    TABLE1,
     name="seed-000-table2",
     title="Explored nodes and removed values of ColorFutoshiki and FutoshikiBT (paper mode), "
           "per hidden-solution generator",
-    source="seed 000, Table 2",
-    config=_config, compare=compare_table2, figures=figures_table2, verdict=verdict_table2,
-    full_run=FULL_RUN, run=run_seed000)
+    source="seed 000, Table 2", compare=compare_table2, figures=figures_table2,
+    verdict=verdict_table2)
 register(TABLE1)
 register(TABLE2)

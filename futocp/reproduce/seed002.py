@@ -47,7 +47,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..backends.genetic import PARAMETER_GRID
-from ..errors import UsageError
 from .core import (
     Reproduction,
     Row,
@@ -55,6 +54,7 @@ from .core import (
     load_config,
     mean_std,
     paper_table,
+    parse_opts,
     quartiles,
     register,
     rounded,
@@ -578,8 +578,7 @@ def run_seed002(config: dict[str, Any], workers: int, options: dict[str, str],
     from ..experiments.config import parse_config
     from ..experiments.runner import run_experiment
 
-    if options:
-        raise UsageError(f"{NAME} takes no --opt")
+    parse_opts(NAME, options)
     quick = str(config.get("name", "")).endswith("-quick")
     for mapping in (config, *_extra_configs(config, quick)):
         mapping = {**mapping, "workers": workers}

@@ -54,20 +54,20 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UsageError
 from .core import (
     Reproduction,
     Row,
     bootstrap_ci,
     config_path,
     load_config,
+    parse_opts,
     quartiles,
     register,
     rounded,
     rounded_quartiles,
     sanity_row,
 )
-from .measure import CpuClock, run_tasks, task_id
+from .measure import CpuClock, run_config, task_id
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -325,10 +325,8 @@ def measure_task(task: Mapping[str, Any]) -> dict[str, Any]:
 def run_seed003(config: dict[str, Any], workers: int, options: dict[str, str],
                 progress: bool | None) -> None:
     """Measure the tasks not yet recorded (resumable)."""
-    if options:
-        raise UsageError(f"{NAME} takes no --opt")
-    run_tasks(config.get("name", NAME), plan_tasks(config), measure_task, config["output"],
-              workers, config.get("timeout"), progress, isolate=bool(config.get("isolate", True)))
+    parse_opts(NAME, options)
+    run_config(config, plan_tasks(config), measure_task, workers, progress, name=NAME)
 
 
 # ------------------------------------------------------------------ rows

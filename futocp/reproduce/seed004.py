@@ -36,14 +36,16 @@ from .core import (
     compare_sample,
     experiments_dir,
     load_config,
+    opt_bool,
     paper_table,
+    parse_opts,
     register,
     rounded,
     rounded_quartiles,
     sanity_row,
     save_figure,
 )
-from .measure import run_tasks, task_id
+from .measure import run_config, task_id
 from .seed004_measure import MODES, measure_instance, node_targets
 
 if TYPE_CHECKING:
@@ -91,19 +93,14 @@ def run_seed004(config: dict[str, Any], workers: int, options: dict[str, str],
     """Measure the tasks not yet recorded; ``workers`` > 1 sets the parallel search's
     processes, ``options["ordered"]`` (``true``/``false``) one mode only."""
     cfg = dict(config)
-    for key, value in options.items():
-        if key != "ordered":
-            raise UsageError(f"--opt {key}: seed 004 takes ordered=true|false")
-        if value.lower() not in ("true", "false"):
-            raise UsageError(f"--opt ordered={value}: expected true or false")
-        cfg["modes"] = ["ordered" if value.lower() == "true" else "any"]
+    for ordered in parse_opts("seed 004", options, {"ordered": opt_bool}).values():
+        cfg["modes"] = ["ordered" if ordered else "any"]
     if workers > 1:
         cfg["search_workers"] = workers
     unknown = [m for m in cfg["modes"] if m not in MODES]
     if unknown:
         raise UsageError(f"modes: unknown {', '.join(unknown)} (known: {', '.join(MODES)})")
-    run_tasks(cfg["name"], plan_tasks(cfg), measure_instance, cfg["output"], 1,
-              cfg.get("timeout"), progress, isolate=bool(cfg.get("isolate", True)))
+    run_config(cfg, plan_tasks(cfg), measure_instance, 1, progress)
 
 
 # ------------------------------------------------------------------ our records
