@@ -224,7 +224,8 @@ def test_intersection_on_a_sudoku() -> None:
     board = formats.read(ROOT / "instances" / "sudoku" / "9x9-critical-01.json")
     assert default_scale(board) == "general"
     _needs(board, "intersection", "tricky", "general")
-    assert rate(board).grade == "tricky"
+    assert rate(board, "general").grade == "tricky"
+    assert rate(board).scale == "solo"  # a Sudoku is graded as Tatham's Solo by default
 
 
 def _kropki_4x4(givens):
@@ -250,7 +251,7 @@ def test_cage() -> None:
              (6, [(1, 1), (1, 2), (2, 1)]), (6, [(2, 0), (3, 0)]), (7, [(2, 2), (2, 3)]),
              (6, [(3, 1), (3, 2), (3, 3)])]
     board = families.killer_sudoku((2, 2), None, cages=cages)
-    r = rate(board)
+    r = rate(board, "general")
     assert (r.status, r.grade) == ("solved", "tricky") and r.counts.get("cage")
     _needs(board, "cage", "tricky", "general")
     _check_proof(board, r)
@@ -420,7 +421,7 @@ def test_generated_puzzles_rate_as_asked_and_are_unique(family: str, size: int, 
 
 def test_generated_sudoku_on_the_general_scale() -> None:
     board = generate_graded("sudoku", "tricky", seed=4)
-    r = rate(board)
+    r = rate(board, "general")
     assert (r.scale, r.grade) == ("general", "tricky")
     assert unique_solution(board) is not None
     with pytest.raises(Exception, match="rates easy"):

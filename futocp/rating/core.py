@@ -210,7 +210,9 @@ def is_tatham_board(board: Board) -> bool:
 
 
 def default_scale(board: Board) -> str:
-    """``tatham`` for n x n Futoshiki and Latin squares (either mode), else ``general``."""
+    """The engine's scale: ``tatham`` for n x n Futoshiki and Latin squares (either
+    mode), else ``general``. (:func:`~futocp.rating.rate` rates a board one of
+    Tatham's other games covers on that game's scale first.)"""
     return "tatham" if is_tatham_board(board) else "general"
 
 

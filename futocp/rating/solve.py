@@ -339,9 +339,11 @@ def game_of(board: Board, scale: str | None) -> GameScale | None:
     return game
 
 
-def _game_level(game: GameScale, level: int | str) -> int:
-    """A level of a game scale from its name, Tatham's letter or index (past the end:
-    the last)."""
+def _game_level(game: GameScale, level: int | str | None) -> int:
+    """A level of a game scale from its name, Tatham's letter or index (past the end
+    or None: the last)."""
+    if level is None:
+        return len(game.grades) - 1
     if isinstance(level, str):
         name = game.letters.get(level, level.lower())
         if name not in game.grades:
@@ -354,7 +356,7 @@ def _game_level(game: GameScale, level: int | str) -> int:
 
 
 def _rate_game(game: GameScale, board: Board, weights: Mapping[str, tuple[float, float]] | None,
-               techniques: Sequence[str] | None, max_level: int | str) -> Rating:
+               techniques: Sequence[str] | None, max_level: int | str | None) -> Rating:
     t0 = time.perf_counter()
     if techniques is not None:
         raise UsageError(f"choosing techniques is for the tatham and general scales, not "
@@ -382,7 +384,7 @@ def _rating(scale: str, grades: tuple[str, ...], board: Board, out: Outcome,
 
 def rate(board: Board, scale: str | None = None, *,
          weights: Mapping[str, tuple[float, float]] | None = None,
-         techniques: Sequence[str] | None = None, max_level: int | str = 4) -> Rating:
+         techniques: Sequence[str] | None = None, max_level: int | str | None = None) -> Rating:
     """Rate a puzzle: its grade, status, proof, score and counts.
 
     Args:
@@ -396,9 +398,9 @@ def rate(board: Board, scale: str | None = None, *,
             (default: every technique of the scale). Leaving some out gives the
             ablations of the tests; without ``guess``, a puzzle the others do
             not solve is ``unfinished``.
-        max_level: Stop at this level (a name or index of the scale): the rating
-            of the level's closure (``unfinished`` when it does not solve the
-            puzzle).
+        max_level: Stop at this level (a name or index of the scale; default:
+            the scale's last): the rating of the level's closure (``unfinished``
+            when it does not solve the puzzle).
 
     Returns:
         The :class:`Rating`.
@@ -412,7 +414,7 @@ def rate(board: Board, scale: str | None = None, *,
         return _rate_game(game, board, weights, techniques, max_level)
     t0 = time.perf_counter()
     eng = _engine(board, scale, techniques)
-    maxlevel = _level_index(max_level)
+    maxlevel = _level_index(len(LEVELS) - 1 if max_level is None else max_level)
     wts = dict(WEIGHTS)
     wts.update(weights or {})
     try:
@@ -541,7 +543,9 @@ def replay(board: Board, steps: Sequence[Step], scale: str | None = None
     Raises:
         Contradiction: when a step empties a cell or places a struck label.
     """
-    eng = _engine(board, scale, None)
+    # a game scale's steps are eliminations and placements like any other:
+    # the general engine applies them
+    eng = _engine(board, "general" if game_of(board, scale) else scale, None)
     st = _start(eng)
     for step in steps:
         st.apply(step)
