@@ -27,8 +27,8 @@ from .games import Outcome
 from .solve import _fixpoint, _guided, _solutions, _start, _validate
 from .techniques import TECHNIQUE_FUNCS
 
-__all__ = ["LatinGame", "at_level", "latin_engine", "grade_latin", "SIMPLE", "SET_ROWS",
-           "SET_DIGITS", "FORCING"]
+__all__ = ["LatinGame", "at_level", "shared", "latin_engine", "grade_latin", "SIMPLE",
+           "SET_ROWS", "SET_DIGITS", "FORCING"]
 
 SIMPLE = ("hidden-single", "naked-single")
 """Tatham's positional and numeric elimination."""
