@@ -59,7 +59,7 @@ SOLO_FAMILIES = ("sudoku", "sudoku-x", "jigsaw", "jigsaw-x", "killer-sudoku", "k
 """The families :func:`generate` makes (Solo's modes)."""
 LETTERS = dict(zip(GRADES, "tbiaeu", strict=True))
 """Solo's difficulty letter of each grade (the boards' ``difficulty`` parameter)."""
-_DEFAULT_TRIES = 1000
+_DEFAULT_TRIES = 10000
 _REGION_IDS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
