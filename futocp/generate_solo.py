@@ -39,6 +39,7 @@ Example:
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -63,8 +64,9 @@ _DEFAULT_TRIES = 10000
 _REGION_IDS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
-def generate(family: str, grade: str, *, size: int | None = None, seed: int,
-             params: Mapping[str, Any] | None = None, tries: int = _DEFAULT_TRIES) -> Board:
+def generate(family: str, grade: str, *, size: int | None = None, seed: int | None,
+             params: Mapping[str, Any] | None = None, tries: int = _DEFAULT_TRIES,
+             time_limit: float | None = None) -> Board:
     """A unique Solo puzzle that Tatham's Solo grades exactly ``grade``.
 
     Args:
@@ -74,6 +76,8 @@ def generate(family: str, grade: str, *, size: int | None = None, seed: int,
         seed: Seeds the one random generator: the same arguments give the same puzzle.
         params: Family parameters (``box``, ``regions``, ``symmetry``).
         tries: Attempts (each from a new solution) before giving up.
+        time_limit: Seconds after which no new attempt starts (the puzzle then
+            depends on the machine's speed as well as the seed).
 
     Raises:
         UsageError: for another family or an unknown grade.
@@ -97,7 +101,10 @@ def generate(family: str, grade: str, *, size: int | None = None, seed: int,
     symmetry = str(template.param_map.get("symmetry") or "r2")
     killer = family.startswith("killer")
     last = None
+    start = time.perf_counter()
     for _ in range(tries):
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
         blocks = tuple(map(tuple, random_regions(n, rng))) if own_regions else base.blocks
         cages = killer_cages(n, rng) if killer else []
         if any(len(cage) > n for cage in cages):  # Solo's ids hold cages of 2 to n cells
@@ -124,7 +131,8 @@ def generate(family: str, grade: str, *, size: int | None = None, seed: int,
         if count(board, limit=2).count == 1 and not verify(board, grid):
             return board
     raise GradeNotReached(f"no {family} puzzle graded {GRADES[level]} in {tries} tries "
-                          f"(seed {seed})", GRADES[level], None,
+                          f"(seed {seed}{', time limit' if time_limit is not None else ''}); "
+                          "try another seed or more tries", GRADES[level], None,
                           GRADES[last] if last is not None else None)
 
 

@@ -196,6 +196,8 @@ def test_grade_not_reached_and_bad_arguments() -> None:
     with pytest.raises(GradeNotReached) as info:
         generate("sudoku", "basic", seed=1, params={"box": (2, 2)}, tries=3)
     assert info.value.asked == "basic" and info.value.last_grade == "trivial"
+    with pytest.raises(GradeNotReached):
+        generate("sudoku", "basic", seed=1, params={"box": (2, 2)}, time_limit=0.0)
     with pytest.raises(UsageError, match="unknown Solo grade"):
         generate("sudoku", "hard", seed=1)
     with pytest.raises(UsageError, match="generate_solo makes"):

@@ -627,6 +627,10 @@ def _set_search(rows: Sequence[int], n: int
     for i in kept:
         r = rows[i]
         red.append(sum(1 << (m - 1 - k) for k, j in enumerate(cols) if r >> j & 1))
+    # a set T of k columns holding k rows needs k rows of at most k entries
+    sizes = sorted(r.bit_count() for r in red)
+    if not any(sizes[k - 1] <= k for k in range(2, m - 1)):
+        return None
     unions = {0}
     for r in red:
         if len(unions) > _MAX_UNIONS:  # (large grids only: sound, maybe not his first find)
