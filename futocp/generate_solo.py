@@ -7,13 +7,14 @@
 ``random.Random(seed)``:
 
 1. **Regions.** A jigsaw without given ``regions`` gets random ones (n
-   connected regions of n cells, reshaped from the boxes cell by cell). A killer board gets cages as his do:
-   reading the grid in order, each free cell starts a cage, three times in
-   four with its right or lower neighbour; a cell left alone then joins a
-   neighbouring cage.
+   connected regions of n cells, reshaped from the boxes cell by cell). A
+   killer board gets cages as his do: reading the grid in order, each free
+   cell starts a cage, three times in four with its right or lower
+   neighbour; a cell left alone then joins a neighbouring cage.
 2. **Solution.** A random filled grid: a shuffled first row, then cells with
    the fewest digits left first (ties at random), digits in random order,
-   digits of a cage different; given up after n**3 steps.
+   digits of a cage different; given up after n**3 steps. (On random jigsaw
+   regions a digit with fewer places than that cell has digits goes first.)
 3. **Clues.** Normal boards: the cells in classes of the symmetry (the board's
    ``symmetry`` parameter, his default ``r2``: a half turn), in random order;
    a class's givens go when the puzzle stays solvable with the techniques of
