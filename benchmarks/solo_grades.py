@@ -8,7 +8,9 @@ keeps a puzzle only when his solver grades it exactly that, and makes every
 2x2 puzzle trivial), grades each with :func:`futocp.rating.solo.grade` and
 prints, per mode and grade, how many agree and the median time per grade.
 ``--fresh N`` first asks ``sgt-solo`` (on the ``PATH`` or in ``/usr/games``)
-for N new ids of every mode and grade of ``--modes``.
+for N new ids of every mode and grade of ``--modes``; ``--data FILE`` reads
+``PARAMS<tab>id`` lines (``sgt-solo --generate N PARAMS``) instead of the
+generated file.
 
 **Generator.** ``--generator K`` makes K puzzles of ``--spec`` (default
 ``3x3da``: 9x9 Solo advanced) with :func:`futocp.generate_solo.generate`
@@ -50,18 +52,21 @@ def sgt_solo() -> str | None:
     return shutil.which("sgt-solo", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 
 
-def labelled() -> list[tuple[str, str, str]]:
-    """``(mode, expected grade, id)`` of both data files (mode: the params without ``d<c>``)."""
+def labelled(files: list[Path] | None = None) -> list[tuple[str, str, str]]:
+    """``(mode, expected grade, id)`` of the sample and of files of ``PARAMS<tab>id``
+    lines (default: the generated ids of tests/data); mode: the params without ``d<c>``."""
     out = []
     lines = SAMPLE.read_text().splitlines()[1:]
     for line in lines:
         _, params, rating, _, game_id = line.split("\t")
         out.append((params[:-2], rating.lower(), game_id))
-    for line in GENERATED.read_text().splitlines():
-        if line and not line.startswith("#"):
-            params, game_id = line.split("\t")
-            want = "trivial" if params.startswith("2x2") else solo.GRADES[LETTERS.index(params[-1])]
-            out.append((params[:-2], want, game_id))
+    for path in files or [GENERATED]:
+        for line in path.read_text().splitlines():
+            if line and not line.startswith("#"):
+                params, game_id = line.split("\t")
+                want = ("trivial" if params.startswith("2x2")
+                        else solo.GRADES[LETTERS.index(params[-1])])
+                out.append((params[:-2], want, game_id))
     return out
 
 
@@ -145,11 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--generator", type=int, default=0,
                     help="time this many generated puzzles of --spec, ours and his")
     ap.add_argument("--spec", default="3x3da", help="Solo parameters for --generator")
+    ap.add_argument("--data", type=Path, action="append",
+                    help="a file of PARAMS<tab>id lines of sgt-solo --generate N PARAMS, "
+                         "instead of the generated ids of tests/data (repeatable)")
     args = ap.parse_args(argv)
     if args.generator:
         generator(args.generator, args.spec)
         return 0
-    rows = fresh(args.fresh, args.modes.split(",")) if args.fresh else labelled()
+    rows = fresh(args.fresh, args.modes.split(",")) if args.fresh else labelled(args.data)
     return 1 if agreement(rows) else 0
 
 

@@ -7,13 +7,14 @@
 ``random.Random(seed)``:
 
 1. **Regions.** A jigsaw without given ``regions`` gets random ones (n
-   connected regions of n cells). A killer board gets cages as his do:
-   reading the grid in order, each free cell starts a cage, three times in
-   four with its right or lower neighbour; a cell left alone then joins a
-   neighbouring cage.
+   connected regions of n cells, reshaped from the boxes cell by cell). A
+   killer board gets cages as his do: reading the grid in order, each free
+   cell starts a cage, three times in four with its right or lower
+   neighbour; a cell left alone then joins a neighbouring cage.
 2. **Solution.** A random filled grid: a shuffled first row, then cells with
    the fewest digits left first (ties at random), digits in random order,
-   digits of a cage different; given up after n**4 steps.
+   digits of a cage different; given up after n**3 steps. (On random jigsaw
+   regions a digit with fewer places than that cell has digits goes first.)
 3. **Clues.** Normal boards: the cells in classes of the symmetry (the board's
    ``symmetry`` parameter, his default ``r2``: a half turn), in random order;
    a class's givens go when the puzzle stays solvable with the techniques of
@@ -39,6 +40,7 @@ Example:
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -51,20 +53,21 @@ from .rating.solo import GRADES, SoloPuzzle, grade_run, solo_puzzle
 from .rating.solo_killer import KILLER_GRADES
 from .verify import verify
 
-__all__ = ["generate", "SOLO_FAMILIES", "LETTERS", "random_regions", "killer_cages",
-           "random_grid", "symmetry_classes"]
+__all__ = ["generate", "SOLO_FAMILIES", "LETTERS", "start_regions", "random_regions",
+           "killer_cages", "random_grid", "symmetry_classes"]
 
 SOLO_FAMILIES = ("sudoku", "sudoku-x", "jigsaw", "jigsaw-x", "killer-sudoku", "killer-sudoku-x",
                  "killer-jigsaw", "killer-jigsaw-x")
 """The families :func:`generate` makes (Solo's modes)."""
 LETTERS = dict(zip(GRADES, "tbiaeu", strict=True))
 """Solo's difficulty letter of each grade (the boards' ``difficulty`` parameter)."""
-_DEFAULT_TRIES = 1000
+_DEFAULT_TRIES = 10000
 _REGION_IDS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
-def generate(family: str, grade: str, *, size: int | None = None, seed: int,
-             params: Mapping[str, Any] | None = None, tries: int = _DEFAULT_TRIES) -> Board:
+def generate(family: str, grade: str, *, size: int | None = None, seed: int | None,
+             params: Mapping[str, Any] | None = None, tries: int = _DEFAULT_TRIES,
+             time_limit: float | None = None) -> Board:
     """A unique Solo puzzle that Tatham's Solo grades exactly ``grade``.
 
     Args:
@@ -74,6 +77,8 @@ def generate(family: str, grade: str, *, size: int | None = None, seed: int,
         seed: Seeds the one random generator: the same arguments give the same puzzle.
         params: Family parameters (``box``, ``regions``, ``symmetry``).
         tries: Attempts (each from a new solution) before giving up.
+        time_limit: Seconds after which no new attempt starts (the puzzle then
+            depends on the machine's speed as well as the seed).
 
     Raises:
         UsageError: for another family or an unknown grade.
@@ -97,11 +102,16 @@ def generate(family: str, grade: str, *, size: int | None = None, seed: int,
     symmetry = str(template.param_map.get("symmetry") or "r2")
     killer = family.startswith("killer")
     last = None
+    start = time.perf_counter()
     for _ in range(tries):
-        blocks = (tuple(map(tuple, random_regions(n, rng))) if own_regions
-                  else base.blocks)
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        blocks = tuple(map(tuple, random_regions(n, rng))) if own_regions else base.blocks
         cages = killer_cages(n, rng) if killer else []
-        grid = random_grid(n, [*blocks, *(_diagonals(n) if base.xtype else ()), *cages], rng)
+        if any(len(cage) > n for cage in cages):  # Solo's ids hold cages of 2 to n cells
+            continue
+        grid = random_grid(n, [*blocks, *(_diagonals(n) if base.xtype else ()), *cages], rng,
+                           places=own_regions)
         if grid is None:
             continue
         if killer:
@@ -122,7 +132,8 @@ def generate(family: str, grade: str, *, size: int | None = None, seed: int,
         if count(board, limit=2).count == 1 and not verify(board, grid):
             return board
     raise GradeNotReached(f"no {family} puzzle graded {GRADES[level]} in {tries} tries "
-                          f"(seed {seed})", GRADES[level], None,
+                          f"(seed {seed}{', time limit' if time_limit is not None else ''}); "
+                          "try another seed or more tries", GRADES[level], None,
                           GRADES[last] if last is not None else None)
 
 
@@ -152,40 +163,50 @@ def _with_sums(cages: Sequence[Sequence[int]], grid: Sequence[int]
 
 
 # ----------------------------------------------------------------- regions
-def random_regions(n: int, rng: random.Random, moves: int | None = None) -> list[list[int]]:
-    """n connected regions of n cells each over the n x n grid, at random.
-
-    From the boxes (n a product of two factors of at least 2) or the rows,
-    ``moves`` times (default ``4 n**3``): a cell next to another region joins
-    it, and a cell of that region next to the first one takes its place, when
-    both regions stay connected.
-    """
+def start_regions(n: int) -> list[list[int]]:
+    """The boxes of the n x n grid (n a product of two factors of at least 2), else its rows."""
     h = next((f for f in range(int(n ** 0.5), 1, -1) if n % f == 0), 1)
     w = n // h
     owner = [(y // h) * h + x // w if h > 1 else y for y in range(n) for x in range(n)]
-    pairs = [(c, c + 1) for c in range(n * n) if c % n < n - 1]
-    pairs += [(c, c + n) for c in range(n * n - n)]
-    for _ in range(4 * n ** 3 if moves is None else moves):
+    return [[c for c in range(n * n) if owner[c] == r] for r in range(n)]
+
+
+def random_regions(n: int, rng: random.Random, moves: int | None = None) -> list[list[int]]:
+    """n connected regions of n cells each over the n x n grid, at random.
+
+    From :func:`start_regions`, ``moves`` times (default ``2 n**3``): a cell
+    next to another region joins it, and a cell of that region next to the
+    first one takes its place, when both regions stay connected.
+    """
+    owner = [0] * (n * n)
+    members: list[set[int]] = []
+    for r, cells in enumerate(start_regions(n)):
+        members.append(set(cells))
+        for c in cells:
+            owner[c] = r
+    near = [list(_adjacent(c, n)) for c in range(n * n)]
+    pairs = [(c, d) for c in range(n * n) for d in near[c]]
+    for _ in range(2 * n ** 3 if moves is None else moves):
         a, b = pairs[rng.randrange(len(pairs))]
-        if rng.randrange(2):
-            a, b = b, a
         ra, rb = owner[a], owner[b]
         if ra == rb:
             continue
-        owner[a] = rb
-        back = [c for c in range(n * n) if owner[c] == rb and c != a
-                and any(owner[d] == ra for d in _adjacent(c, n))]
+        back = sorted(c for c in members[rb] if any(owner[d] == ra for d in near[c] if d != a))
         if not back:
-            owner[a] = ra
             continue
         c = back[rng.randrange(len(back))]
-        owner[c] = ra
-        if not (_connected(owner, ra, n) and _connected(owner, rb, n)):
+        owner[a], owner[c] = rb, ra
+        members[ra].remove(a)
+        members[ra].add(c)
+        members[rb].remove(c)
+        members[rb].add(a)
+        if not (_connected(owner, members[ra], near) and _connected(owner, members[rb], near)):
             owner[a], owner[c] = ra, rb
-    regions: dict[int, list[int]] = {}
-    for c, r in enumerate(owner):
-        regions.setdefault(r, []).append(c)
-    return sorted(regions.values())
+            members[ra].remove(c)
+            members[ra].add(a)
+            members[rb].remove(a)
+            members[rb].add(c)
+    return sorted(sorted(m) for m in members)
 
 
 def _adjacent(c: int, n: int) -> Iterable[int]:
@@ -200,13 +221,14 @@ def _adjacent(c: int, n: int) -> Iterable[int]:
         yield c + 1
 
 
-def _connected(owner: Sequence[int], r: int, n: int) -> bool:
-    cells = [c for c, o in enumerate(owner) if o == r]
-    seen = {cells[0]}
-    todo = [cells[0]]
+def _connected(owner: Sequence[int], cells: set[int], near: Sequence[Sequence[int]]) -> bool:
+    start = min(cells)
+    r = owner[start]
+    seen = {start}
+    todo = [start]
     while todo:
         c = todo.pop()
-        for d in _adjacent(c, n):
+        for d in near[c]:
             if owner[d] == r and d not in seen:
                 seen.add(d)
                 todo.append(d)
@@ -257,13 +279,17 @@ def killer_cages(n: int, rng: random.Random) -> list[list[int]]:
 
 # -------------------------------------------------------------- solutions
 def random_grid(n: int, groups: Sequence[Sequence[int]], rng: random.Random,
-                max_steps: int | None = None) -> list[int] | None:
+                max_steps: int | None = None, places: bool = False) -> list[int] | None:
     """A random n x n grid of digits 1..n, different in every row, column and
     group (boxes or regions, diagonals, cages), or None after ``max_steps``
-    (default n**4) tries of a cell.
+    (default n**3) tries of a cell.
 
     As Tatham's ``gridgen``: a shuffled first row, then always a cell with the
     fewest digits left (ties broken by a random rank), its digits shuffled.
+    With ``places``, a digit with fewer places left in a row, column or group
+    of n cells than that cell has digits is placed first, in each of its
+    places in random order (irregular regions need it: the cells alone
+    often run out of steps).
     """
     area = n * n
     units = [list(range(y * n, y * n + n)) for y in range(n)]
@@ -294,13 +320,8 @@ def random_grid(n: int, groups: Sequence[Sequence[int]], rng: random.Random,
             return None
         put(x, d)
     rank = {c: rng.getrandbits(31) for c in range(n, area)}
-    steps = [area * area if max_steps is None else max_steps]
-
-    def free(c: int) -> int:
-        m = 0
-        for u in of[c]:
-            m |= used[u]
-        return full & ~m
+    steps = [n ** 3 if max_steps is None else max_steps]
+    whole = [u for u, cells in enumerate(units) if len(cells) == n] if places else []
 
     def fill(spaces: list[int]) -> bool:
         if not spaces:
@@ -308,15 +329,36 @@ def random_grid(n: int, groups: Sequence[Sequence[int]], rng: random.Random,
         if steps[0] <= 0:
             return False
         steps[0] -= 1
-        best = min(spaces, key=lambda c: (free(c).bit_count(), rank[c]))
-        digits = [d for d in range(n) if free(best) >> d & 1]
-        rng.shuffle(digits)
-        rest = [c for c in spaces if c != best]
-        for d in digits:
-            put(best, d)
-            if fill(rest):
+        best, best_free, best_key = -1, 0, (n + 1, 0)
+        free = {}
+        for c in spaces:
+            m = 0
+            for u in of[c]:
+                m |= used[u]
+            left = full & ~m
+            if not left:
+                return False  # a cell without digits: this branch fails whichever is tried
+            free[c] = left
+            key = (left.bit_count(), rank[c])
+            if key < best_key:
+                best, best_free, best_key = c, left, key
+        moves = [(best, d) for d in range(n) if best_free >> d & 1]
+        for u in whole if best_key[0] > 1 else ():
+            miss = full & ~used[u]
+            while miss:
+                low = miss & -miss
+                miss ^= low
+                at = [c for c in units[u] if free.get(c, 0) & low]
+                if not at:
+                    return False
+                if len(at) < len(moves):
+                    moves = [(c, low.bit_length() - 1) for c in at]
+        rng.shuffle(moves)
+        for c, d in moves:
+            put(c, d)
+            if fill([x for x in spaces if x != c]):
                 return True
-            take(best, d)
+            take(c, d)
         return False
 
     return grid if fill(list(range(n, area))) else None

@@ -110,8 +110,12 @@ def test_generated_graded_as_asked(params: str, want: str, game_id: str) -> None
 
 @pytest.mark.slow
 def test_every_generated_id_graded_as_asked() -> None:
-    wrong = [(p, g) for p, want, g in _generated()
-             if solo.grade(loads(g, "solo")).level != solo.GRADES.index(want)]
+    wrong = []
+    for params, want, game_id in _generated():
+        board = loads(game_id, "solo")
+        out = solo.grade(board)
+        if out.level != solo.GRADES.index(want) or verify(board, out.solution or ()):
+            wrong.append((params, game_id))
     assert not wrong
 
 
@@ -192,6 +196,8 @@ def test_grade_not_reached_and_bad_arguments() -> None:
     with pytest.raises(GradeNotReached) as info:
         generate("sudoku", "basic", seed=1, params={"box": (2, 2)}, tries=3)
     assert info.value.asked == "basic" and info.value.last_grade == "trivial"
+    with pytest.raises(GradeNotReached):
+        generate("sudoku", "basic", seed=1, params={"box": (2, 2)}, time_limit=0.0)
     with pytest.raises(UsageError, match="unknown Solo grade"):
         generate("sudoku", "hard", seed=1)
     with pytest.raises(UsageError, match="generate_solo makes"):
@@ -214,3 +220,45 @@ def test_generator_parts() -> None:
     assert len(symmetry_classes(9, "a")) == 81
     with pytest.raises(UsageError, match="symmetry"):
         symmetry_classes(9, "x3")
+
+
+def _set_reference(rows: list[int], n: int) -> set[tuple[int, int]] | None:
+    """Tatham's set elimination written plainly: drop single-entry rows and their
+    columns; then every column subset S (a binary counter, first column most
+    significant) with 2 <= |S| <= m - 2, first to last: when m - |S| rows avoid S,
+    the other rows lose their entries outside S; the first S that removes one wins."""
+    kept = [i for i, r in enumerate(rows) if r.bit_count() > 1]
+    dead = 0
+    for r in rows:
+        if r.bit_count() == 1:
+            dead |= r
+    cols = [j for j in range(n) if not dead >> j & 1]
+    m = len(cols)
+    for counter in range(1 << m):
+        s = {cols[k] for k in range(m) if counter >> (m - 1 - k) & 1}
+        if not 2 <= len(s) <= m - 2:
+            continue
+        avoid = [i for i in kept if not any(rows[i] >> j & 1 for j in s)]
+        if len(avoid) == m - len(s):
+            kills = {(i, j) for i in kept if i not in avoid for j in cols
+                     if j not in s and rows[i] >> j & 1}
+            if kills:
+                return kills
+    return None
+
+
+def test_set_search_matches_tatham_order() -> None:
+    """The subset search (unions of rows) finds the eliminations his enumeration
+    finds first, on random matrices that have a perfect matching."""
+    from futocp.rating.solo import _set_search
+
+    rng = random.Random(5)
+    for _ in range(400):
+        n = rng.randint(4, 8)
+        perm = list(range(n))
+        rng.shuffle(perm)
+        rows = [1 << perm[i] | sum(1 << j for j in range(n) if rng.random() < 0.3)
+                for i in range(n)]
+        found = _set_search(rows, n)
+        kills = None if found is None else set(found[2])
+        assert kills == _set_reference(rows, n), rows

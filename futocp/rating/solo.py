@@ -79,6 +79,7 @@ _KINDS = ("sudoku", "sudoku-x", "jigsaw", "jigsaw-x", "killer-sudoku", "killer-s
           "killer-jigsaw", "killer-jigsaw-x")
 _MAX_SIDE = 31       # Solo's limit on the digits of a puzzle
 _MAX_KILLER_SIDE = 9  # and of a killer's
+_MAX_UNIONS = 1 << 14  # the subset search's bound on the unions of a unit's cells
 
 
 class _Impossible(Exception):
@@ -626,8 +627,14 @@ def _set_search(rows: Sequence[int], n: int
     for i in kept:
         r = rows[i]
         red.append(sum(1 << (m - 1 - k) for k, j in enumerate(cols) if r >> j & 1))
+    # a set T of k columns holding k rows needs k rows of at most k entries
+    sizes = sorted(r.bit_count() for r in red)
+    if not any(sizes[k - 1] <= k for k in range(2, m - 1)):
+        return None
     unions = {0}
     for r in red:
+        if len(unions) > _MAX_UNIONS:  # (large grids only: sound, maybe not his first find)
+            break
         unions |= {u | r for u in unions if (u | r).bit_count() <= m - 2}
     for t in sorted(unions, reverse=True):
         size = t.bit_count()
