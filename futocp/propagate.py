@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from .diagram import supports
 
 __all__ = ["bits", "low_bit", "high_bit", "popcount", "filter_lists", "filter_lists_python",
-           "revise_cage", "FILTER_CORE"]
+           "revise_cage", "cage_sets", "supported", "FILTER_CORE"]
 
 try:
     from . import _filter_core
@@ -214,13 +214,7 @@ def filter_lists_python(n_cells: int, domains: Sequence[int], groups: Groups, le
                 doms[a] = na
                 push(a)
         for other, sup in arcs[c]:
-            allowed = 0
-            rest = d
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                allowed |= sup[low.bit_length() - 1]
-            no = doms[other] & allowed
+            no = doms[other] & supported(d, sup)
             if no != doms[other]:
                 doms[other] = no
                 push(other)
@@ -251,6 +245,45 @@ def filter_lists_python(n_cells: int, domains: Sequence[int], groups: Groups, le
     return doms, before - sum(x.bit_count() for x in doms), None
 
 
+def supported(labels: int, sup: Sequence[int]) -> int:
+    """The values some value of the bit set ``labels`` supports: the union of ``sup[v]``
+    over the values ``v`` in ``labels`` (a binary relation's support, one side)."""
+    out = 0
+    while labels:
+        low = labels & -labels
+        labels ^= low
+        out |= sup[low.bit_length() - 1]
+    return out
+
+
+def cage_sets(doms: Sequence[int], cells: Sequence[int], combos: Sequence[int]
+              ) -> tuple[int, int, int]:
+    """What a cage's label sets still allow: ``(allowed, needed, fixed)``, the union and
+    the intersection of the combinations (bit sets of values) still possible -- every
+    cell can take one of its values, the cells together all of them, the fixed cells'
+    values among them -- and the values of the fixed cells (``allowed`` 0: none is
+    possible). Shared by :func:`revise_cage` and listcolor's propagation."""
+    union = 0
+    fixed = 0
+    for c in cells:
+        d = doms[c]
+        union |= d
+        if not d & (d - 1):
+            fixed |= d
+    allowed = 0
+    needed = -1
+    for m in combos:
+        if m & union != m or fixed & ~m:
+            continue
+        for c in cells:
+            if not doms[c] & m:
+                break
+        else:
+            allowed |= m
+            needed &= m
+    return allowed, needed, fixed
+
+
 def revise_cage(doms: list[int], cells: Sequence[int], combos: Sequence[int]) -> list[int] | None:
     """Narrow the lists of a cage's cells to its still possible combinations (in place).
 
@@ -263,21 +296,7 @@ def revise_cage(doms: list[int], cells: Sequence[int], combos: Sequence[int]) ->
     Returns:
         The cells whose list changed, or None when no combination is possible.
     """
-    union = 0
-    fixed = 0
-    for c in cells:
-        d = doms[c]
-        union |= d
-        if not d & (d - 1):
-            fixed |= d
-    allowed = 0
-    needed = -1
-    for m in combos:
-        if m & union != m or fixed & m != fixed:
-            continue
-        if all(doms[c] & m for c in cells):
-            allowed |= m
-            needed &= m
+    allowed, needed, fixed = cage_sets(doms, cells, combos)
     if not allowed:
         return None
     changed = []

@@ -16,7 +16,8 @@ only pytest hooks and fixtures.
   :func:`hidden_relations`, :func:`hidden_board`, :func:`kind_board`;
 - an exported MPS/LP formula solved by HiGHS: :func:`highs_answer`;
 - the cpsat/sat relation cases: :data:`RELATION_CASES`, :func:`relation_case_board`,
-  :func:`relation_case_params`, :func:`odd_labels_board`, :func:`apart_board`;
+  :func:`relation_case_params`, :func:`odd_labels_board`, :func:`apart_board`,
+  :func:`apart_gap_board`;
 - a relation kind no backend knows by name: :func:`apart_kind`;
 - fake backends (liars, sleepers, crashers) to put in the REGISTRY with
   ``monkeypatch.setitem``;
@@ -57,7 +58,8 @@ __all__ = [
     "COMPLETE", "KINDS", "LIMIT", "RELATION_CASES", "CountingWrongBackend", "CrashBackend",
     "DierBackend", "InterruptedBackend", "LiarBackend", "LyingBackend", "RaiserBackend",
     "SleeperBackend", "SlowBackend", "SpyBackend", "TwinBackend", "WrongBackend", "agree",
-    "all_solutions", "apart_board", "apart_kind", "available_backends", "backend_params",
+    "all_solutions", "apart_board", "apart_gap_board", "apart_kind", "available_backends",
+    "backend_params",
     "brute_force_count", "futoshiki_boards", "hidden_latin", "hidden_sudoku4", "keen_board",
     "killer_board", "multiset_board", "multiset_boards", "odd_labels_board", "random_cages",
     "relation_board", "relation_boards", "towers_board",
@@ -449,6 +451,23 @@ def apart_kind(name: str = "apart", gap: int | None = None, description: str | N
                             description=description or "the labels differ by at least k")
     return RelationKind(name, lambda v, p: abs(v[0] - v[1]) >= gap,
                         description=description or f"labels differ by at least {gap}")
+
+
+def apart_gap_board(seed: int = 7) -> Board:
+    """A 4x4 Latin square with two givens and six relations of :func:`apart_kind`
+    (``apart``, registered by the caller) between neighbours of a hidden solution:
+    three at distance 1 (``k=1``), three farther apart (``k=2``); it has a solution."""
+    rng = random.Random(seed)
+    grid = hidden_latin(4, rng)
+    near, far = [], []
+    for r, c, dr, dc in rng.sample([(r, c, dr, dc) for r in range(4) for c in range(4)
+                                    for dr, dc in ((0, 1), (1, 0))
+                                    if r + dr < 4 and c + dc < 4], 24):
+        gap = abs(grid[r][c] - grid[r + dr][c + dc])
+        (near if gap == 1 else far).append((r * 4 + c, (r + dr) * 4 + c + dc))
+    rels = [Rel("apart", p, (("k", 1),)) for p in near[:3]]
+    rels += [Rel("apart", p, (("k", 2),)) for p in far[:3]]
+    return hidden_board(grid, rels, 2, rng)
 
 
 def apart_board(name: str = "apart-test") -> Board:

@@ -20,9 +20,9 @@ from futocp.verify import verify
 from .oracle import brute_force_count
 from .strategies import (
     BINARY_KINDS,
+    apart_gap_board,
     apart_kind,
     hidden_board,
-    hidden_latin,
     hidden_sudoku4,
     kind_board,
     random_cages,
@@ -338,17 +338,7 @@ def test_registered_kind_goes_through_the_generic_path() -> None:
     register(spec)
     try:
         assert "apart" in PyconstraintBackend.supported()
-        rng = random.Random(7)
-        grid = hidden_latin(4, rng)
-        near, far = [], []  # three pairs at distance 1 (k=1), three farther apart (k=2)
-        for r, c, dr, dc in rng.sample([(r, c, dr, dc) for r in range(4) for c in range(4)
-                                        for dr, dc in ((0, 1), (1, 0))
-                                        if r + dr < 4 and c + dc < 4], 24):
-            gap = abs(grid[r][c] - grid[r + dr][c + dc])
-            (near if gap == 1 else far).append((r * 4 + c, (r + dr) * 4 + c + dc))
-        rels = [Relation("apart", p, (("k", 1),)) for p in near[:3]]
-        rels += [Relation("apart", p, (("k", 2),)) for p in far[:3]]
-        board = hidden_board(grid, rels, 2, rng)
+        board = apart_gap_board()
         expected = brute_force_count(board)
         assert expected >= 1
         for filtering in ("lists", "none"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..diagram import supports
+from ..propagate import cage_sets, supported
 from .listcolor_program import ListcolorProgram
 
 __all__ = ["Propagator", "make_propagator", "settle"]
@@ -161,12 +162,7 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
                         f = extra[c]
                         if f & 2:  # _ARCS: the partner keeps the labels with a support
                             for other, sup in arcs[c]:
-                                keep = 0
-                                rest = nd
-                                while rest:
-                                    low = rest & -rest
-                                    rest ^= low
-                                    keep |= sup[low.bit_length() - 1]
+                                keep = supported(nd, sup)
                                 if doms[other] & ~keep:
                                     events.append((other, keep))
                         if f & 4 and not nd & (nd - 1):  # _PEERS, fixed: leaves its partial groups
@@ -194,23 +190,7 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
                 continue
             if g >= n_groups:  # a cage: the label sets that still fit
                 cells, combos = cages[g - n_groups]
-                union = fixed = 0
-                for c in cells:
-                    d = doms[c]
-                    union |= d
-                    if not d & (d - 1):
-                        fixed |= d
-                allowed = 0
-                needed = -1
-                for mk in combos:
-                    if mk & union != mk or fixed & ~mk:
-                        continue
-                    for c in cells:
-                        if not doms[c] & mk:
-                            break
-                    else:
-                        allowed |= mk
-                        needed &= mk
+                allowed, needed, fixed = cage_sets(doms, cells, combos)
                 if not allowed:
                     counter[0] += removed
                     counter[1] += binary
