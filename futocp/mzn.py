@@ -1,73 +1,13 @@
 """MiniZinc export of a Model, and the decoder of a MiniZinc run's output.
 
-:func:`to_mzn` writes one self-contained ``.mzn`` file (model and data
-together) that any MiniZinc solver can run: one variable per cell over the
-value indices ``1..m`` (1-based: value index i of the Model is ``i + 1``; the
-header comments map them to labels), each restricted to its list, and
+:func:`to_mzn` writes one self-contained ``.mzn`` file (one variable per cell
+over value indices ``1..m``, ``all_different`` / ``global_cardinality`` per
+asterism, tables or ``regular`` for relations, options ``relations``, ``nary``,
+``consistency``, ``globals``); :func:`parse_mzn_output` reads a ``minizinc``
+run's output back into labels per cell.
 
-* ``all_different`` per permutation group (an asterism of distinct labels) and
-  per partial all-different group (a cage's cells), ``global_cardinality``
-  per Count asterism (a multiset);
-* per ``less`` relation, ``x[a] < x[b]`` (value indices are in label order);
-  per relation of any other binary kind (``consecutive``, ``nonconsecutive``,
-  ``ratio`` and any kind registered later), the generic encoding: a ``table``
-  of the allowed value-index pairs (:meth:`~futocp.model.Model.allowed_pairs`,
-  one table per kind and parameters; a kind that allows no pair of the board's
-  labels is ``constraint false``, as a table without rows crashes Gecode 6.2).
-  Option ``relations="arithmetic"`` posts
-  the kinds of :data:`ARITHMETIC` as arithmetic over labels instead
-  (``abs(lab(a) - lab(b)) = 1`` for ``consecutive``, ``!= 1`` for
-  ``nonconsecutive``, where ``lab(c)`` is the label of cell c: ``x[c]``
-  shifted when the labels are consecutive integers, ``label[x[c]]``
-  otherwise). The table is the default by measurement: Gecode propagates it
-  to domain consistency, ``abs`` and the linear difference only to bounds; on
-  six 9x9 adjacent-mode boards (every orthogonal pair consecutive or
-  nonconsecutive, no givens, two solutions wanted, 20 s limit) the tables
-  finished five (median 3.4 s), the arithmetic three (median 15 s), with 4 to
-  60 times fewer nodes; on 9x9 Kropki boards both took 0.2 s;
-* per ``cage``, ``sum(c in cage)(lab(c)) = total`` (its distinctness is the
-  cage's all-different group above);
-* per relation of another n-ary kind, its generic decomposition:
-  ``regular`` over its layered diagram read as a finite automaton (a state per
-  node) when its kind has an automaton (:meth:`~futocp.model.Model.diagram`),
-  else a ``table`` of its allowed value-index tuples
-  (:meth:`~futocp.model.Model.allowed_tuples`; ``constraint false`` when it
-  allows none). The generic decomposition is the default by measurement
-  (``benchmarks/tatham_games.py``, ``docs/performance.md``): on 9x9 Towers
-  Gecode's ``regular`` took 0.3-0.9 s where the expressions took up to 35 s;
-  on 9x9 Keen the tables and the expressions are even. Option
-  ``nary="expression"`` posts the kinds of :data:`NARY` as their expressions.
-
-It prints one line per solution::
-
-    futocp-solution: [2, 1, 1, 2]
-
-The file includes the global constraint files it uses (``all_different.mzn``,
-``global_cardinality.mzn``, ``table.mzn``) rather than ``globals.mzn`` (with
-Debian's MiniZinc 2.6 and its Gecode 6.2 library, ``include "globals.mzn"``
-fails to type-check), and calls the current names: ``all_different_int`` is
-deprecated since MiniZinc 2.6.0. Gecode 6.2's library predates the ``fzn_*``
-redefinition scheme of MiniZinc 2.6, so there ``all_different`` and ``table``
-reach the standard library's decompositions (pairwise ``!=``; an index
-variable and element constraints) instead of Gecode's propagators; the ``minizinc``
-backend then adds :data:`GECODE_6_2_REDEFINITIONS` to the include path, which
-map them back to Gecode's native ``all_different_int`` and
-``gecode_table_int`` (run the export by hand the same way:
-:func:`write_redefinitions` and ``minizinc -I DIR``). Option
-``consistency="domain"`` (default) annotates the globals ``:: domain``
-(domain-consistent propagation, where the solver has it; others ignore the
-annotation); ``"solver"`` leaves the choice to the solver. Measured with
-Gecode (20 s limit): on order-30 QWH instances (``instances/qwh/csplib067``)
-the decomposition solved none of four, the native propagator one (in 5.7 s),
-the native propagator with ``:: domain`` all four (0.2-19 s). With the
-redefinitions the FlatZinc is line for line the one the former direct
-``all_different_int`` call gave; re-measured on a busy machine, the first four
-order-30 instances: two solved (6 and 17 s) with the redefinitions, none
-without (``globals="library"``).
-
-:func:`parse_mzn_output` reads what ``minizinc`` printed (solution lines, the
-``----------`` / ``==========`` separators, ``=====UNSATISFIABLE=====``,
-``%%%mzn-stat:`` lines) back into labels per cell.
+The design, the options and the measurements behind the defaults:
+``docs/backends.md``, section "mzn".
 
 Example:
     >>> from futocp.families import latin_square

@@ -45,7 +45,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -465,23 +465,30 @@ def stop_all(children: Sequence[Child], grace: float = 0.0) -> None:
 
 
 class Command:
-    """``python -m module`` in a session of its own (POSIX): for where
-    :mod:`multiprocessing` may not start children, or ``fork`` is missing. It
+    """A program in a session of its own (POSIX), killed with everything it
+    started: ``python -m module`` for where :mod:`multiprocessing` may not start
+    children or ``fork`` is missing (:meth:`python`), or an external solver. It
     talks through its standard input and output.
 
     Args:
-        module: The module to run.
-        path: Folders put before ``PYTHONPATH`` (where futocp is found).
+        argv: The program and its arguments.
+        env: Its environment (default: this process's).
     """
 
-    def __init__(self, module: str, path: Sequence[str] = ()) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [*path, env.get("PYTHONPATH")]))
+    def __init__(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> None:
         self._posix = os.name == "posix"
-        self._proc = subprocess.Popen([sys.executable, "-m", module], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        self._proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, env=env,
                                       start_new_session=self._posix)
         self.pid: int = self._proc.pid
+        self.partial: tuple[bytes, bytes] = (b"", b"")
+
+    @classmethod
+    def python(cls, module: str, path: Sequence[str] = ()) -> Command:
+        """``python -m module`` with ``path`` put before ``PYTHONPATH`` (where futocp is found)."""
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [*path, env.get("PYTHONPATH")]))
+        return cls([sys.executable, "-m", module], env)
 
     @property
     def returncode(self) -> int | None:
@@ -490,12 +497,13 @@ class Command:
 
     def communicate(self, data: bytes, timeout: float | None) -> tuple[bytes, bytes] | None:
         """Write ``data`` to its input and read its output and error output until it
-        ends; None when it ran past ``timeout`` seconds (it is then killed)."""
+        ends; None when it ran past ``timeout`` seconds (it is then killed, and
+        what it wrote until then is in :attr:`partial`)."""
         try:
             stdout, stderr = self._proc.communicate(data, timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            self._proc.communicate()
+            self.partial = self._proc.communicate()
             return None
         return stdout, stderr
 

@@ -78,12 +78,33 @@ def test_stopping_a_group_leader_kills_its_helpers() -> None:
 
 
 def test_a_command_past_its_timeout_is_killed() -> None:
-    command = procs.Command("futocp.experiments.isolate")
+    command = procs.Command.python("futocp.experiments.isolate")
     t0 = time.perf_counter()
     assert command.communicate(pickle.dumps((time.sleep, 60)), timeout=0.5) is None
     assert time.perf_counter() - t0 < within(10)
     command.stop()
     assert command.returncode is not None and not procs._alive(command.pid)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+def test_a_command_past_its_timeout_dies_with_what_it_started() -> None:
+    # like minizinc, which runs its solver as a child of its own
+    command = procs.Command(["sh", "-c", "echo started; echo $$ >&2; sleep 60 & wait"])
+    try:
+        assert command.communicate(b"", timeout=0.5) is None
+    finally:
+        command.stop()
+    stdout, stderr = command.partial
+    assert stdout == b"started\n"
+    shell = int(stderr)
+    assert _gone(shell)
+    deadline = time.monotonic() + 5
+    while True:  # the killed sleep is reaped by whoever adopted it
+        left = subprocess.run(["pgrep", "-s", str(command.pid)], capture_output=True).stdout
+        if not left.strip() or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert left.strip() == b""
 
 
 def test_crash_reasons() -> None:

@@ -18,11 +18,11 @@ from futocp.backends.sat import (
     MULTI_FALLBACK,
     SatBackend,
     SatFormulation,
-    _groups,
     card_for,
     estimate_cnf,
     pairwise_size,
 )
+from futocp.backends.sat_encode import _groups
 from futocp.errors import UsageError
 from futocp.export import decode, to_dimacs
 from futocp.families import latin_square

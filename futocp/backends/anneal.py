@@ -1,95 +1,12 @@
 """Simulated annealing (seed 001, Section 4 "Algorithm 1 SIMULATED-ANNEALING").
 
 An *incomplete* backend: it answers ``sat`` with solutions it has checked, or
-``unknown``; it never answers ``unsat`` (annealing cannot prove that no
-solution exists).
+``unknown``, never ``unsat``. It runs the paper's algorithm (``move="paper"``)
+or its variants, over a state of one value per cell, the energy being the
+number of violated constraints.
 
-**The paper's algorithm** (the default, ``move="paper"``):
-
-* state: a value for every cell. Start (``initial_configuration()``): the
-  givens at their labels, "all other values are initialized to the value one"
-  -- here every cell at the *first label of its list* (the lowest label; on a
-  model built with ``filtering="none"`` that is label 1 for every non-given
-  cell, the paper's start exactly).
-* move (``alter_configuration()``): one random *free* cell (a cell whose list
-  has more than one label; givens and cells the list filtering fixed never
-  move -- the paper does not say whether givens are protected, we read that
-  they are) is set to a random label of its list (with ``filtering="none"``:
-  any label, as the paper's ``data[i][j] = random value in [1, 5]``). The new
-  label may equal the old one (the paper does not exclude it): such a move
-  changes nothing, has ΔE = 0 and is accepted.
-* acceptance (Metropolis): the paper *maximises* an energy made of "reward
-  increments" and accepts a move iff ``ΔE > 0`` or ``e^(ΔE/T) > U(0, 1)``. We
-  *minimise* the energy E defined below (a number of violations; E = 0 exactly
-  at a solution), so the paper's ΔE is our −ΔE: a move is accepted iff
-  ``ΔE ≤ 0`` (ΔE = 0 is always accepted by the paper's rule too, since
-  ``e^0 = 1 > U(0, 1)``) or ``U(0, 1) < e^(−ΔE/T)``.
-* schedule: T₀ = 100 (option ``t0``), geometric cooling ``T ← T·(1 − r)`` after
-  *every* move with r = 2·10⁻⁶ (option ``cooling``).
-* termination: the paper's loop runs ``while T > 0``; its success rates and
-  mean move counts imply it stops at the maximum energy. A run stops at E = 0
-  (a solution), after ``moves`` moves (default 5·10⁶: T has fallen to 0.0045
-  and the walk has been frozen since about 3.5·10⁶ moves), when T reaches 0
-  (floating-point underflow, only with a large ``cooling``), or at the time
-  limit. No restarts in the paper; option ``restarts`` adds runs that start
-  again from the initial state at T₀.
-
-**The energy** (the paper does not publish its ``compute_energy()``, only that
-it is built from "reward increments" with maxima 178 and 165.5, which do not
-determine it). Ours is the number of *violated group occurrences* plus the
-number of *violated relations*:
-
-* a *violated group occurrence* is an occurrence of a label in a group
-  (asterism) beyond the number of times the group's multiset holds it: a group
-  whose cells hold the labels ``L`` contributes ``Σ_v max(0, #v in L − m(v))``
-  where ``m(v)`` is the multiplicity of ``v`` (1 for a Latin asterism). A row
-  holding 1, 1, 1, 2, 3 of a 5×5 Futoshiki contributes 2. Since a group has as
-  many cells as its multiset has labels, this is also the number of labels it
-  misses, and it is 0 exactly when the group holds its multiset;
-* a *violated relation* is a binary relation (a Futoshiki sign, any binary
-  kind of the registry through its support) whose two cells hold a pair of
-  labels it does not allow; each counts 1.
-
-Every move's ΔE is computed incrementally from the cell's groups and relations
-(O(degree) per move; occurrence counts per group are kept up to date), never
-by a full recount. A run that reaches E = 0 is checked by a full recount of
-the energy and by :func:`model_violations` (from the Model alone) before its
-state is returned as a solution.
-
-**Beyond the paper**, ``move="swap"``: every group of one partition of the cells
-(option ``partition``: the groups are taken in order, cyclically from group
-number ``partition``, whenever disjoint from those already taken; 0 gives the
-rows on grid boards) starts as a random arrangement of its missing labels (the
-labels of its multiset that its fixed cells do not hold), and a move swaps two
-free cells of one such group, so the partition's groups stay permutations and
-only the other groups and the relations can be violated. Lists other than
-singletons are ignored in this mode (a cell may take any label of its
-group's missing multiset). A board whose groups contain no partition of the
-cells is refused (:class:`~futocp.errors.UnsupportedError`).
-
-**Several solutions**: each run ends at its first solution; with ``limit > 1``
-(or None) the backend returns the distinct solutions found by successive runs,
-so at most ``1 + restarts`` of them (just one with the default
-``restarts=0``).
-
-Stats: ``moves`` (proposed moves, all runs; the paper's "moves"), ``accepted``,
-``best_energy`` (lowest E seen), ``final_energy`` (E of the last run's final
-state, by a full recount), ``restarts`` (runs started after the first),
-``encode_s``, ``solve_s``, and ``stopped``: what ended the last run -- ``found``
-(a solution), ``move budget`` (option ``moves``), ``temperature 0``, ``time
-limit`` (also when the deadline came before a restart), or ``no solution`` (no
-cell can move and the fixed cells break a rule). A run that ends at its
-budget is not stopped by the time limit: ``futocp crosscheck`` says so and
-does not exit 1 for it.
-
-**The energy trajectory** (the paper's Figures 7-8, energy vs move): option
-``trace=K`` (0, the default, records nothing) adds ``trace`` to the stats, a
-list of ``[move, E]`` pairs: the current energy before move 0 and then every
-``K`` moves (counted over all runs), and last the final state
-(``[moves, final_energy]``). To stay small it holds at most
-:data:`TRACE_POINTS` + 1 points: when it would hold more, every other point
-is dropped and ``K`` doubles (so the points stay evenly spaced). The walk is
-the same with or without a trace (the same random draws).
+The design, the options and the measurements behind the defaults:
+``docs/backends.md``, section "anneal".
 
 Example:
     >>> from futocp.families import latin_square

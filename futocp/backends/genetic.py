@@ -1,64 +1,12 @@
 """Genetic algorithm on the graph-colouring view (seed 002, Section 4, Algorithms 1-7).
 
 An *incomplete* backend: it answers ``sat`` with solutions it has checked, or
-``unknown``; it never answers ``unsat``.
+``unknown``, never ``unsat``. The paper's GA (Algorithms 1-7) on the board
+as a graph: rows of a partition as permutations, fitness = -(conflicting
+edges), tournament selection, row crossover, swap mutation, elitist survivors.
 
-The board is a graph: one vertex per cell, an edge between two cells that share
-a group (asterism), duplicate edges removed; a colouring is a label per cell;
-givens are ``fixed``. The paper's GA, as the spec (``seeds.md`` §3.3) reads it:
-
-* **chromosome**: a label for every cell. Seed 002 works on rows; on a general
-  board the "rows" are the groups of one *partition* of the cells (option
-  ``partition``: the groups are taken in order, cyclically from group number
-  ``partition``, whenever they share no cell with those taken; 0 gives the
-  rows of a grid board). Fixed cells are the cells whose list holds one label
-  (the givens, and with ``filtering="lists"`` the cells the filtering forces);
-  other lists are not used.
-* **initialisation** (Alg. 2): every row of every individual is a random
-  arrangement of its *missing labels* (the row's multiset minus the labels of
-  its fixed cells), so rows are permutations and row edges never conflict.
-* **fitness** (Alg. 1): −(number of conflicting edges): an edge conflicts when
-  its two cells hold the same label. Generalised beyond the paper's boards: a
-  binary relation (a Futoshiki sign; any binary kind through its support) is
-  one more edge, conflicting when its pair of labels is not allowed; a group
-  with repeated labels (a multiset asterism, where equal labels are no
-  conflict) counts its surplus occurrences (occurrences of a label beyond its
-  multiplicity). On Sudoku, Hypersudoku and Nonomino this is the paper's
-  fitness exactly. Fitness 0 ⇔ a solution. Fitness is cached: an individual is
-  evaluated again only after crossover or mutation changed it (``evaluations``
-  counts the evaluations).
-* **selection** (Alg. 3): a tournament of size ``sp`` over the current
-  population, drawn with replacement, strictly better replaces (ties keep the
-  first drawn); the two parents of a pair are drawn independently.
-* **crossover** (Alg. 4): with probability ``pc`` (``U(0, 1) > pc`` leaves the
-  copies unchanged) the offspring swap every second row: offspring 1 takes rows
-  0, 2, 4, ... from parent 1 and rows 1, 3, ... from parent 2, offspring 2 the
-  opposite (rows in the partition's order).
-* **mutation** (Alg. 5): for every individual, every row, every *free* cell of
-  the row (givens are skipped): with probability ``pm`` a random cell of the
-  same row is drawn (possibly itself) and, unless it is fixed, the two swap
-  labels. Applied, as printed, to the *whole* population -- parents and the
-  new offspring (option ``mutate="offspring"`` spares the parents, so the
-  elite survives unchanged).
-* **survivors** (Alg. 6): elitist truncation -- the ``population`` best of
-  parents + offspring (a stable sort: ties keep parents first).
-* **loop** (Alg. 7): ``mating_pool`` pairs per generation (the paper never
-  states its value; default 0 means ``population // 2`` pairs, i.e. as many
-  offspring as parents), until an individual of fitness 0 exists or after
-  ``generations`` generations (the paper's cap, 10000), or at the time limit.
-
-Defaults are the first combination of the paper's grid (:data:`PARAMETER_GRID`):
-population 10, pm 0.03, pc 0.9, sp 5.
-
-**Several solutions**: with ``limit > 1`` (or None) the backend returns the
-distinct fitness-0 individuals of the final population (usually one). Each is
-checked again before it is returned: by a full recount of its fitness and by
-:func:`~futocp.backends.anneal.model_violations` (from the Model alone).
-
-Stats: ``generations`` (loop iterations until a solution; the paper's
-generation count), ``best_fitness`` (≤ 0; 0 at a solution), ``evaluations``,
-``encode_s``, ``solve_s``, and ``stopped``: ``found`` (a solution in the
-population), ``generation budget`` (option ``generations``) or ``time limit``.
+The design, the options and the measurements behind the defaults:
+``docs/backends.md``, section "genetic".
 
 Example:
     >>> from futocp.families import sudoku

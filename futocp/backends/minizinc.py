@@ -56,6 +56,7 @@ from ..mzn import (
     to_mzn,
     write_redefinitions,
 )
+from ..procs import Command
 from ..result import Result, Status
 from .base import Backend, Option
 
@@ -127,15 +128,15 @@ class MinizincBackend(Backend):
                 write_redefinitions(lib, redefinitions)
                 cmd += ["-I", lib]
             t1 = time.perf_counter()
-            killed = False
+            command = Command([*cmd, path])
             try:
-                proc = subprocess.run(cmd + [path], capture_output=True, text=True,
-                                      timeout=None if time_limit is None else time_limit + _GRACE_S)
-                stdout, stderr, code = proc.stdout, proc.stderr, proc.returncode
-            except subprocess.TimeoutExpired as exc:
-                killed = True
-                stdout = _text(exc.stdout)
-                stderr, code = _text(exc.stderr), None
+                answer = command.communicate(b"", None if time_limit is None
+                                             else time_limit + _GRACE_S)
+            finally:
+                command.stop()
+            killed = answer is None
+            stdout, stderr = (_text(part) for part in (answer or command.partial))
+            code = None if killed else command.returncode
             solve_s = time.perf_counter() - t1
         out = parse_mzn_output(model, stdout)
         if code not in (0, None) and not out.solutions and out.status != "unsat":
@@ -194,10 +195,8 @@ def _redefinitions(binary: str, solver: str) -> dict[str, str]:
     return out
 
 
-def _text(data: bytes | str | None) -> str:
-    if data is None:
-        return ""
-    return data if isinstance(data, str) else data.decode("utf-8", "replace")
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 def _first_error(stderr: str) -> str:

@@ -1,83 +1,13 @@
 """python-constraint backend (PyPI ``python-constraint2``, import name ``constraint``).
 
-The formulation: one variable per cell whose domain is the cell's list (value
-indices into :attr:`~futocp.model.Model.values`, so index order is label order
-and ``Less`` compares indices); a clue cell has a one-value domain.
+One variable per cell over its list (value indices); asterisms, ``less``,
+other binary and n-ary relations posted as python-constraint constraints
+(options ``alldifferent``, ``count``, ``less``, ``relations``), solved by one of
+the library's solvers (``solver``); this backend adds a solution limit and a
+time limit (a child process killed at the deadline).
 
-* AllDifferent asterism -> option ``alldifferent``: ``permutation`` (default)
-  posts :func:`count_constraint` with every count 1; ``library`` posts
-  python-constraint's ``AllDifferentConstraint``;
-* Count asterism (a multiset) -> option ``count``: ``gcc`` (default) posts one
-  :func:`count_constraint` per asterism; ``someinset`` posts python-constraint's
-  ``SomeInSetConstraint({v}, n=multiplicity, exact=True)`` per (asterism, value);
-* Less -> option ``less``: ``chains`` (default) posts one bounds-propagating
-  constraint per connected component of the inequality graph; ``pairs`` posts
-  ``FunctionConstraint(operator.lt)`` per inequality;
-* every other binary relation (``consecutive``, ``nonconsecutive``, ``ratio``
-  and any kind registered later) -> the generic encoding from its support
-  (:meth:`~futocp.model.Model.support`), option ``relations``: ``support``
-  (default) posts :func:`support_constraint` (bit-set look-ups; once one cell
-  is assigned it hides the other cell's unsupported values, and it makes the
-  pair arc consistent before the search); ``function`` posts a
-  ``FunctionConstraint`` testing the pair in the set of allowed value-index
-  pairs (:meth:`~futocp.model.Model.allowed_pairs`), which the library forward
-  checks the same way, one call per value;
-* partial AllDifferent (a cage's cells) -> python-constraint's
-  ``AllDifferentConstraint`` (the counting constraint assumes the group takes
-  every value, which a cage need not);
-* n-ary relations, from the registry (:data:`NARY_CONSTRAINTS`, by kind):
-  a cage -> :func:`cage_constraint` over its admissible label sets
-  (:meth:`~futocp.model.Model.combinations`): the assigned values must be
-  distinct and lie in one set, and the unassigned cells keep only the values
-  of the sets that still fit (python-constraint's ``ExactSumConstraint`` is
-  not used: the variables hold value indices, not labels, and its sum bounds
-  prune less than the label sets, which also carry the distinctness); every
-  other kind (Keen's ``arith``, Towers' ``visible``, a kind of one's own) ->
-  its generic decomposition, :func:`table_constraint` over its allowed tuples
-  (:meth:`~futocp.model.Model.allowed_tuples`): the assigned values must
-  agree with a row, and the unassigned cells keep only the values of the
-  rows that still agree. A table past the size guard is refused
-  (:class:`~futocp.relations.TableTooLarge`): this backend is for small boards.
-
-The counting constraint, checked after every assignment, rejects a value used
-more often than its multiplicity, hides a used-up value from the asterism's
-unassigned cells, fails when a value can no longer reach its multiplicity and,
-when the cells that can still take a value are exactly as many as it needs,
-hides every other value from them (for a Latin asterism: the hidden single).
-``AllDifferentConstraint`` only hides the assigned value. A pairwise ``<``
-narrows only the other cell of the pair, and only once one side is assigned;
-the chain constraint narrows every cell of the component to its bounds.
-
-The python-constraint solver is option ``solver``: ``backtracking``
-(BacktrackingSolver), ``optimized`` (OptimizedBacktrackingSolver),
-``recursive`` (RecursiveBacktrackingSolver), ``minconflicts``
-(MinConflictsSolver: local search, incomplete, one solution per run, so it
-answers ``unknown`` rather than ``unsat`` and refuses a ``limit`` other than 1),
-or ``auto`` (default): backtracking for one solution, optimized to enumerate
-a model whose only relations are ``less``, backtracking to enumerate any
-other. The optimized solver orders the variables once (by degree, then initial
-list size), the other two re-sort by current list size at each node. With the
-other relation kinds the static order loses, measured with a 30 s (20 s) cap:
-four 9x9 Killer Sudokus with cages of 2-4 cells drawn from a hidden solution
-and no givens were enumerated by backtracking in 3.7-7.8 s (three of four),
-by optimized in 24.6 s (one of four); on four 7x7 adjacent-mode boards
-backtracking took 1.1-5.3 s, optimized 1.0-17.7 s.
-
-The defaults are measured side by side by ``benchmarks/pyconstraint_options.py``
-(numbers in ``docs/performance.md``): on the shipped Futoshiki of order 7-9
-with a 10 s cap, the defaults solve all but the 12x12; ``alldifferent=library``,
-``less=pairs`` or ``solver=optimized`` each leave four to seven of them
-unsolved. All three library solvers fail on the 12x12 (python-constraint's
-solvers order variables by degree before list size, and propagate only from
-the constraints of the cell just assigned).
-
-python-constraint has neither a solution limit nor a time limit; this backend
-adds both: it draws at most ``limit`` solutions from ``getSolutionIter()``
-(``exhausted`` is True only when the iterator ended), and with a time limit it
-runs the search in a child process (:func:`futocp.procs.run_child`) that streams solutions back
-and is killed at the deadline (``unknown`` with none found, ``sat`` with
-``exhausted`` False otherwise). Without a time limit the search runs in this
-process.
+The design, the options and the measurements behind the defaults:
+``docs/backends.md``, section "pyconstraint".
 
 Example:
     >>> from futocp.families import latin_square

@@ -1,109 +1,14 @@
 """The seeds' complete searches, one engine: BT, FC, MAC (AC-3) and ColorFutoshiki.
 
-Four backends (:mod:`~futocp.backends.bt`, :mod:`~futocp.backends.fc`,
-:mod:`~futocp.backends.mac`, :mod:`~futocp.backends.colorfutoshiki`) are thin
-declarations over this module, which compiles a Model into a
-:class:`SearchProgram` (the search structure and the *root lists* the search
-starts from) and runs one of two depth-first searches over it:
+Four backends (``bt``, ``fc``, ``mac``, ``colorfutoshiki``) are thin
+declarations over this module: it compiles a Model into a
+:class:`SearchProgram` (the root lists) and runs the *check search* or the
+*propagating search* over it, with the seeds' counters (``explored_nodes``,
+``removed_values``, ``assignments``, ``backtracks``, ``revisions``), and
+splits and shares the tree over ``workers`` processes.
 
-* the **check search** (seed 000's ``color``/``colorG``, seed 004's sequential
-  solver, seed 001's BT): cells are visited in a static order, *given cells
-  included* (row-major on a grid: the model's cell order); at each cell the
-  values of its root list are tried in ascending order, each with one
-  consistency check -- ``safe(v, c)`` -- against the cells that hold a value
-  (the givens are pre-stored, as in the papers): no peer of a shared
-  all-different group holds ``c``, no count group already holds ``c`` as often
-  as its multiset allows, every binary relation whose other cell holds a value
-  is satisfied (the support of :meth:`Model.support`), and every n-ary
-  relation (a cage, a Keen cage) whose other cells all hold values holds. A given cell
-  accepts only its own value and checks nothing (clue conflicts are caught
-  when the Model is built). ``bt`` runs it over full lists (a given cell tries
-  1..n like every cell), ``colorfutoshiki`` over seed 000's lists, ``mac`` with
-  ``ac3=pre`` over the AC-3 lists; ``bt`` with ``order=mrv`` visits the givens
-  first and then, at each node, the free cell with the fewest values consistent
-  with the current values (ties: the first cell);
-* the **propagating search** (seed 001's FC, and MAC): the same static walk,
-  but every cell keeps a domain. Trying value ``c`` at a free cell makes it
-  the cell's domain and propagates: forward checking (``fc``) removes ``c``
-  from the unassigned peers, prunes the unassigned ends of the cell's binary
-  relations by their support, removes a label from the unassigned cells of a
-  count group once its multiplicity is used up, narrows the last
-  unassigned cell of an n-ary relation to the values that satisfy it (and rejects a
-  value that leaves a relation with no unassigned cell false: one of one cell); ``mac``
-  applies the two non-binary rules and then AC-3 from the cell (FIFO queue
-  seeded with the arcs pointing at it). A wiped-out domain rejects the value
-  at once. A given cell has the domain of its value and propagates nothing
-  during the search (its propagation is done at the root).
-
-Root lists (compiled once, before the search; never updated by the check search):
-
-* ``bt``: every cell's list is full (the paper's FutoshikiBT has no lists);
-* ``colorfutoshiki`` with ``lists=paper`` (the default): seed 000's single pass,
-  READING (b) of the spec (§1.4): a given's list is its value, a given's value
-  leaves its peers' lists (in a count group: once the givens use up its
-  multiplicity), a binary relation at a given trims its empty neighbour by the
-  support; nothing else, no iteration. ``lists=fixpoint``: futocp's iterated
-  filtering (:meth:`Model.filter`, reading (c));
-* ``fc``: forward checking from every given (the same pass as ``paper``, plus
-  the n-ary rule);
-* ``mac``: the givens' non-binary rules, then AC-3 over every arc.
-
-A root list left empty proves the board unsatisfiable: the answer is ``unsat``
-with no search (explored_nodes 0).
-
-Counters (``stats``), the seeds' definitions (spec §1.5, §2.4, §2.6):
-
-* ``explored_nodes`` -- seed 000's EN: the number of (cell, value) tests, i.e.
-  calls of the consistency check, given cells included (in the propagating
-  search a test is one tentative assignment and its propagation). With the
-  default options, on a board that has a solution and ``limit=1``, ``bt``
-  explores at least ``sum(index(label) + 1)`` over the cells of the solution it
-  finds (n²(n+1)/2 on an n x n Latin board), with equality exactly when it
-  never backtracks; ``colorfutoshiki`` explores between n² and ``bt``'s count
-  (same tree, fewer candidates);
-* ``removed_values`` -- seed 000's RN: sum over all cells of (number of values
-  - size of its root list), a given's list counting n - 1; ``fc`` and ``mac``
-  add every value their propagation removes from another cell's domain during
-  the search (an undone removal counts again if made again); ``bt`` removes
-  nothing (the paper's "NRN");
-* ``assignments`` -- seed 001's moves: tests that succeed (a value written into
-  the cell, given cells included each time the walk passes them);
-* ``backtracks`` -- dead ends: a cell's candidates exhausted, so the search
-  returns to the previous cell (after the last solution when enumerating, the
-  final returns to the root count too);
-* ``revisions`` (``mac``) -- seed 001's "executed for N times": arcs taken from
-  the AC-3 queue (calls of REMOVE-INCONSISTENT-VALUES), at the root and during
-  the search.
-
-Parallel search (seed 004), ``workers=N``: N forked processes share the
-tree (:func:`~futocp.backends.parallel.run_parallel`, the process pool shared
-with ``listcolor``, :mod:`futocp.backends.parallel`; its names are re-exported
-here). An enumeration first splits the tree at its first levels
-(:func:`split_search`: the same search, stopped at a depth, gives the
-prefixes -- assignments of the first branching cells -- that survive; the
-depth grows until there are ``_SUBPROBLEMS_PER_WORKER`` per worker); a
-first-solution search starts from the root alone. The pool hands the parts
-out in search order; whenever a worker is idle and nothing is queued, a busy
-run gives away the later part of what it has left (:func:`run_search` with
-``share``: it keeps the subtree below the deepest level whose current child
-has already taken about ``_KEEP`` tests -- likely as much again -- and
-gives every later candidate of that level and the levels above it, as a
-prefix and one window of candidate indices per level; a run that has not yet
-taken ``_KEEP`` tests answers as soon as it has). With a limit, a worker on
-a later part gives all of it back when earlier work waits, and an idle worker
-waits a little for the earliest run's later part rather than search a far
-one. So both workers stay busy to the end and close together
-in search order, however unequal the subtrees. Answers
-are the sequential ones: the solutions in search order (an enumeration's
-in the same order; with a limit, the first ``limit`` in search order -- a
-solution in a later part drops the parts after it and stops their runs, the
-earlier parts are still searched). Counters add up: on a complete
-enumeration the split's counters plus the workers' equal the sequential
-run's exactly (a level cut in two counts its dead end once, where its last
-candidate went). ``stats`` also has ``workers``, ``worker_nodes`` (explored
-nodes per worker), ``worker_cpu_s`` (their CPU seconds), ``split_depth``
-and ``split_nodes`` (the first split: 0 without one), ``subproblems`` (parts
-searched, the split's plus those shared) and ``shared`` (parts given away).
+The design, the options and the measurements behind the defaults:
+``docs/backends.md``, section "seedsearch".
 
 Example:
     >>> from futocp.families import futoshiki

@@ -182,7 +182,7 @@ def _run_forkserver(func: Callable[[Any], Any], arg: Any, timeout: float | None)
 def _run_subprocess(func: Callable[[Any], Any], arg: Any, timeout: float | None) -> Outcome:
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     t0 = time.perf_counter()
-    command = Command("futocp.experiments.isolate", path=[package_root])
+    command = Command.python("futocp.experiments.isolate", path=[package_root])
     _track(command)
     out = Outcome(method="subprocess")
     try:

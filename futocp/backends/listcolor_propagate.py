@@ -1,0 +1,308 @@
+"""The listcolor backend's propagation: the fixpoint after each choice, and the root's settling.
+
+Part of :mod:`futocp.backends.listcolor` (its names are re-exported there);
+the ``propagator`` section of ``_listcolor_core.c`` is its compiled twin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..diagram import supports
+from .listcolor_program import ListcolorProgram
+
+__all__ = ["Propagator", "make_propagator", "settle"]
+
+_ARCS, _PEERS = 2, 4  # a changed cell's binary relations (but less), its partial groups
+
+
+Propagator = Callable[..., bool]
+
+
+def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
+                    counter: list[int] | None = None) -> tuple[Propagator, list[int]]:
+    """The propagation function of ``prog`` and its counters.
+
+    ``propagate(doms, dual, events, dirty=None, trail=None)`` applies the
+    events ``(cell, keep)`` (``doms[cell] &= keep``), revises the count groups
+    listed in ``dirty`` (indices into ``prog.groups``; cage ``i`` is
+    ``len(prog.groups) + i``, diagram ``i`` is ``len(prog.groups) +
+    len(prog.cages) + i``), and everything that implies, in place, and answers
+    False on a dead end (the lists are then garbage). Every changed cell is
+    appended to ``trail`` when one is given. ``counter[0]`` accumulates the
+    removed values, ``counter[1]`` the new binary choices (a cell left with
+    two labels, a label left with two cells of an asterism); ``counter`` (two
+    ints) is the list to count in, a new one when None.
+    """
+    m = prog.n_values
+    full = prog.full
+    n = len(prog.domains)
+    gcells = prog.groups
+    gcounts = prog.counts
+    succ = prog.succ
+    pred = prog.pred
+    has_less = [bool(s or p) for s, p in zip(succ, pred, strict=True)]
+    arcs = prog.arcs or ((),) * n
+    peers: list[tuple[int, ...]] = [()] * n  # per cell, the others of its partial groups
+    if prog.distinct:
+        peer_sets: list[set[int]] = [set() for _ in range(n)]
+        for cells in prog.distinct:
+            for c in cells:
+                peer_sets[c].update(cells)
+        peers = [tuple(sorted(s - {c})) for c, s in enumerate(peer_sets)]
+    # per cell, what its change triggers beyond the asterisms and inequalities:
+    # _ARCS other binary relations, _PEERS partial groups (None: nothing anywhere)
+    extra = None
+    if prog.distinct or any(arcs):
+        extra = [(_ARCS if a else 0) | (_PEERS if q else 0) for a, q in zip(arcs, peers, strict=True)]
+    above = [full & ~((1 << (v + 1)) - 1) for v in range(m)]  # values > v
+    below = [(1 << v) - 1 for v in range(m)]  # values < v
+    # per cell: (dual base, ~position bit, cells of the group) for its all-different groups
+    slots: list[list[tuple[int, int, tuple[int, ...]]]] = [[] for _ in range(n)]
+    for j, g in enumerate(prog.dual_groups):
+        for p, c in enumerate(gcells[g]):
+            slots[c].append((j * m, ~(1 << p), gcells[g]))
+    n_groups = len(gcells)
+    cages = prog.cages
+    diagrams = prog.diagrams
+    first_diagram = n_groups + len(cages)
+    # per cell, the groups to revise when it changes: its count groups, then
+    # its cages and its diagrams (numbered after the groups)
+    dirty_of: list[tuple[int, ...]] = [
+        tuple(g for g in gs if gcounts[g] is not None) for gs in prog.cell_groups]
+    for i, (cells, _) in enumerate(cages):
+        for c in cells:
+            dirty_of[c] += (n_groups + i,)
+    for i, (cells, _, _) in enumerate(diagrams):
+        for c in cells:
+            dirty_of[c] += (first_diagram + i,)
+    # a plain Futoshiki or QWH has nothing of this: its changed cells pay only
+    # the ``queued is not None`` test, as before relations were generic
+    slow = any(dirty_of) or extra is not None
+    n_dirty = first_diagram + len(diagrams)
+    if counter is None:
+        counter = [0, 0]
+
+    def propagate(doms: list[int], dual: list[int], events: list[tuple[int, int]],
+                  dirty: list[int] | None = None, trail: list[int] | None = None) -> bool:
+        removed = 0
+        binary = 0
+        queued = None
+        if slow:
+            queued = [False] * n_dirty
+            if dirty is None:
+                dirty = []
+            for g in dirty:
+                queued[g] = True
+        elif dirty is None:
+            dirty = []
+        while True:
+            while events:
+                c, keep = events.pop()
+                d = doms[c]
+                nd = d & keep
+                if nd == d:
+                    continue
+                if not nd:
+                    counter[0] += removed
+                    counter[1] += binary
+                    return False
+                doms[c] = nd
+                if nd.bit_count() == 2:
+                    binary += 1
+                if trail is not None:
+                    trail.append(c)
+                r = d ^ nd
+                removed += r.bit_count()
+                for base, npbit, cells in slots[c]:
+                    rr = r
+                    while rr:
+                        low = rr & -rr
+                        rr ^= low
+                        i = base + low.bit_length() - 1
+                        x = dual[i] & npbit
+                        dual[i] = x
+                        y = x & (x - 1)
+                        if y:
+                            if not y & (y - 1):
+                                binary += 1  # two cells left for this label
+                        elif not x:
+                            counter[0] += removed
+                            counter[1] += binary
+                            return False
+                        elif hidden_singles:
+                            t = cells[x.bit_length() - 1]
+                            if doms[t] != low:
+                                events.append((t, low))
+                if not nd & (nd - 1):  # fixed: the label leaves the rest of its asterisms
+                    v = nd.bit_length() - 1
+                    drop = ~nd
+                    for base, npbit, cells in slots[c]:
+                        others = dual[base + v] & npbit
+                        while others:
+                            low = others & -others
+                            others ^= low
+                            events.append((cells[low.bit_length() - 1], drop))
+                if has_less[c]:
+                    if d & -d != nd & -nd:  # the minimum went up
+                        keep = above[(nd & -nd).bit_length() - 1]
+                        for b in succ[c]:
+                            events.append((b, keep))
+                    if d.bit_length() != nd.bit_length():  # the maximum went down
+                        keep = below[nd.bit_length() - 1]
+                        for a in pred[c]:
+                            events.append((a, keep))
+                if queued is not None:  # count groups, cages, other relations
+                    for g in dirty_of[c]:
+                        if not queued[g]:
+                            queued[g] = True
+                            dirty.append(g)
+                    if extra is not None:
+                        f = extra[c]
+                        if f & 2:  # _ARCS: the partner keeps the labels with a support
+                            for other, sup in arcs[c]:
+                                keep = 0
+                                rest = nd
+                                while rest:
+                                    low = rest & -rest
+                                    rest ^= low
+                                    keep |= sup[low.bit_length() - 1]
+                                if doms[other] & ~keep:
+                                    events.append((other, keep))
+                        if f & 4 and not nd & (nd - 1):  # _PEERS, fixed: leaves its partial groups
+                            drop = ~nd
+                            for x in peers[c]:
+                                if doms[x] & nd:
+                                    events.append((x, drop))
+            if not dirty:
+                counter[0] += removed
+                counter[1] += binary
+                return True
+            g = dirty.pop()
+            assert queued is not None  # groups to revise exist only in a slow model
+            queued[g] = False
+            if g >= first_diagram:  # a diagram: the labels on a path of allowed labels
+                on, layers, levels = diagrams[g - first_diagram]
+                kept = supports(layers, levels, [doms[c] for c in on])
+                if kept is None:
+                    counter[0] += removed
+                    counter[1] += binary
+                    return False
+                for c, keep in zip(on, kept, strict=True):
+                    if doms[c] & ~keep:
+                        events.append((c, keep))
+                continue
+            if g >= n_groups:  # a cage: the label sets that still fit
+                cells, combos = cages[g - n_groups]
+                union = fixed = 0
+                for c in cells:
+                    d = doms[c]
+                    union |= d
+                    if not d & (d - 1):
+                        fixed |= d
+                allowed = 0
+                needed = -1
+                for mk in combos:
+                    if mk & union != mk or fixed & ~mk:
+                        continue
+                    for c in cells:
+                        if not doms[c] & mk:
+                            break
+                    else:
+                        allowed |= mk
+                        needed &= mk
+                if not allowed:
+                    counter[0] += removed
+                    counter[1] += binary
+                    return False
+                for c in cells:
+                    if doms[c] & ~allowed:
+                        events.append((c, allowed))
+                if hidden_singles:
+                    rest = needed & ~fixed
+                    while rest:  # a label every set needs, that fits one cell only
+                        low = rest & -rest
+                        rest ^= low
+                        holder = -1
+                        for c in cells:
+                            if doms[c] & low:
+                                if holder >= 0:
+                                    break
+                                holder = c
+                        else:
+                            if holder >= 0:
+                                events.append((holder, low))
+                continue
+            counts = gcounts[g]
+            assert counts is not None  # only count groups are ever dirty
+            cells = gcells[g]
+            for v in range(m):
+                bit = 1 << v
+                need = counts[v]
+                can = fix = 0
+                for c in cells:
+                    d = doms[c]
+                    if d & bit:
+                        can += 1
+                        if d == bit:
+                            fix += 1
+                if can < need or fix > need:
+                    counter[0] += removed
+                    counter[1] += binary
+                    return False
+                if can == need:
+                    if fix < need and hidden_singles:
+                        for c in cells:
+                            d = doms[c]
+                            if d & bit and d != bit:
+                                events.append((c, bit))
+                elif fix == need:
+                    drop = ~bit
+                    for c in cells:
+                        d = doms[c]
+                        if d & bit and d != bit:
+                            events.append((c, drop))
+
+    return propagate, counter
+
+
+def settle(prog: ListcolorProgram, propagate: Propagator, doms: list[int], dual: list[int]) -> bool:
+    """Bring fresh lists (and their dual table) to the propagation fixpoint (False: dead end)."""
+    m = prog.n_values
+    groups = prog.groups
+    events: list[tuple[int, int]] = []
+    for i, x in enumerate(dual):
+        if not x:
+            return False
+        if not x & (x - 1):  # a label with one place left in its asterism
+            j, v = divmod(i, m)
+            events.append((groups[prog.dual_groups[j]][x.bit_length() - 1], 1 << v))
+    full = prog.full
+    above = [full & ~((1 << (v + 1)) - 1) for v in range(m)]
+    below = [(1 << v) - 1 for v in range(m)]
+    for c, d in enumerate(doms):
+        if not d & (d - 1):  # a fixed cell: its label leaves the rest of its asterisms
+            for g in prog.cell_groups[c]:
+                if prog.counts[g] is None:
+                    events.extend((x, ~d) for x in groups[g] if x != c)
+        for b in prog.succ[c]:
+            events.append((b, above[(d & -d).bit_length() - 1]))
+        for a in prog.pred[c]:
+            events.append((a, below[d.bit_length() - 1]))
+    if any(prog.arcs):
+        for c, arcs in enumerate(prog.arcs):
+            d = doms[c]
+            for other, sup in arcs:
+                keep = 0
+                for v in range(m):
+                    if d >> v & 1:
+                        keep |= sup[v]
+                events.append((other, keep))
+    for cells in prog.distinct:
+        for c in cells:
+            d = doms[c]
+            if not d & (d - 1):
+                events.extend((x, ~d) for x in cells if x != c)
+    dirty = [g for g, counts in enumerate(prog.counts) if counts is not None]
+    dirty += range(len(groups), len(groups) + len(prog.cages) + len(prog.diagrams))
+    return propagate(doms, dual, events, dirty)
