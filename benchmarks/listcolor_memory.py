@@ -18,8 +18,10 @@ shared machine), the median peak RSS, the nodes (which must be the same for ever
 a difference is flagged) and whether the answer was verified.
 
 Files: ``--files`` (paths of ``.pls``/``.dzn`` files), ``empty:N`` for the
-empty N x N Latin square, or ``top1465`` (the whole Sudoku collection in one
-child, ``solve`` per puzzle, build_model included: its time and total nodes);
+empty N x N Latin square, or ``top1465`` / ``top95`` (the whole Sudoku
+collection in one child, ``solve`` per puzzle, build_model included: its time
+and total nodes; ``top95:20`` the first 20); ``--opt core=python`` runs the
+pure-Python core;
 by default the empty orders 70, 100 and 150.
 
 Run from the repository root::
@@ -53,12 +55,14 @@ from futocp.api import solve
 from futocp.formats import loads, read
 from futocp.verify import verify
 spec = sys.argv[1]
-if spec == "top1465":
+opts = json.loads(sys.argv[3])
+if spec.startswith("top1465") or spec.startswith("top95"):
     from futocp.formats import read_many
-    boards = read_many(sys.argv[2])
-    solve(boards[0], "listcolor")
+    name, _, first = spec.partition(":")
+    boards = read_many(sys.argv[2].replace("top1465", name))[:int(first or 10**9)]
+    solve(boards[0], "listcolor", **opts)
     t0, c0 = time.perf_counter(), time.process_time()
-    rs = [solve(b, "listcolor") for b in boards]
+    rs = [solve(b, "listcolor", **opts) for b in boards]
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     ok = all(r.solutions and not verify(b, r.solutions[0]) for b, r in zip(boards, rs))
     print(json.dumps({"status": "sat", "seconds": elapsed, "cpu": cpu, "verified": ok,
@@ -73,7 +77,7 @@ if spec.startswith("empty:"):
 else:
     board = read(spec, format="dzn" if spec.endswith(".dzn") else "pls")
 t0, c0 = time.perf_counter(), time.process_time()
-r = solve(board, "listcolor")
+r = solve(board, "listcolor", **opts)
 elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
 ok = bool(r.solutions) and not verify(board, r.solutions[0])
 print(json.dumps({"status": r.status, "seconds": elapsed, "cpu": cpu, "verified": ok,
@@ -84,14 +88,16 @@ print(json.dumps({"status": r.status, "seconds": elapsed, "cpu": cpu, "verified"
 """The child's program: argv[1] a file or ``empty:N``; prints one JSON line."""
 
 
-def run_one(spec: str, tree: str | None, cap: float) -> dict[str, Any]:
-    """One child run of ``spec`` with the futocp of ``tree`` (None: this checkout's)."""
+def run_one(spec: str, tree: str | None, cap: float, opts: dict[str, str] | None = None
+            ) -> dict[str, Any]:
+    """One child run of ``spec`` with the futocp of ``tree`` (None: this checkout's) and
+    the listcolor options ``opts``."""
     env = dict(os.environ)
     if tree:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, env.get("PYTHONPATH", "")]))
     try:
         # -P: the working directory is not put first on sys.path (PYTHONPATH is)
-        out = subprocess.run([sys.executable, "-P", "-c", CHILD, spec, TOP1465], capture_output=True,
+        out = subprocess.run([sys.executable, "-P", "-c", CHILD, spec, TOP1465, json.dumps(opts or {})], capture_output=True,
                              text=True, timeout=cap, env=env, cwd=ROOT, check=False)
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "seconds": cap, "cpu": None, "verified": False, "nodes": None,
@@ -105,13 +111,14 @@ def run_one(spec: str, tree: str | None, cap: float) -> dict[str, Any]:
 
 
 def measure(files: Sequence[str], trees: Sequence[tuple[str, str | None]], repeat: int,
-            cap: float) -> dict[tuple[str, str], list[dict[str, Any]]]:
+            cap: float, opts: dict[str, str] | None = None
+            ) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """Runs per (file, tree label), interleaved: repetition, file, tree."""
     runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for _ in range(repeat):
         for spec in files:
             for label, tree in trees:
-                r = run_one(spec, tree, cap)
+                r = run_one(spec, tree, cap, opts)
                 runs.setdefault((spec, label), []).append(r)
                 print(f"  {spec} {label}: {r['status']} {r['seconds']:.2f} s "
                       f"{r['peak_mb'] or 0:.0f} MB nodes {r['nodes']}", file=sys.stderr)
@@ -157,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="another futocp build, first on the child's PYTHONPATH (repeatable)")
     p.add_argument("--repeat", type=int, default=1, help="runs per file and tree (medians)")
     p.add_argument("--cap", type=float, default=300.0, help="seconds per run (default 300)")
+    p.add_argument("--opt", action="append", default=[], metavar="K=V",
+                   help="a listcolor option (repeatable), e.g. core=python")
     a = p.parse_args(argv)
     trees: list[tuple[str, str | None]] = []
     for t in a.tree:
@@ -164,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         trees.append((label, os.path.abspath(path) if path else None))
     if not trees:
         trees = [("new", None)]
-    runs = measure(a.files, trees, a.repeat, a.cap)
+    runs = measure(a.files, trees, a.repeat, a.cap, dict(o.split("=", 1) for o in a.opt))
     print("\n".join(table(a.files, [lb for lb, _ in trees], runs)))
     return 0
 
