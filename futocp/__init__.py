@@ -14,6 +14,7 @@ Example:
 
 from .api import DEFAULT_BACKEND, solve
 from .backends import REGISTRY, get_backend
+from .batch import solve_many
 from .board import Board, Label
 from .crosscheck import crosscheck
 from .errors import (
@@ -44,5 +45,5 @@ __all__ = [
     "DEFAULT_BACKEND", "futoshiki", "latin_square", "sudoku", "jigsaw", "family", "list_families",
     "read", "read_many", "write", "loads", "dumps", "__version__",
     "count", "CountResult", "is_puzzle", "is_critical", "redundant_clue", "minimize", "generate",
-    "random_latin_square", "rate", "Rating",
+    "random_latin_square", "rate", "Rating", "solve_many",
 ]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from futocp.backends import listcolor
 from futocp.backends.listcolor import ListcolorBackend, ListcolorProgram
 from futocp.board import Board
 from futocp.errors import BoardError, UnsupportedError
@@ -231,8 +232,11 @@ def test_compile_structure() -> None:
 
 
 
-def test_refuses_a_model_whose_stack_could_outgrow_memory() -> None:
+def test_refuses_a_model_whose_stack_could_outgrow_memory(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
     model = build_model(latin_square(120), filtering="none")
+    ListcolorBackend().check(model)  # its undo trail: 14400 * 120 entries, about 0.17 GB
+    monkeypatch.setattr(listcolor, "_MAX_STACK_BYTES", 100_000_000)
     with pytest.raises(UnsupportedError, match="search stack"):
         ListcolorBackend().solve(model)
 

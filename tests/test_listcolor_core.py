@@ -124,6 +124,20 @@ def test_random_latin_square_completion(seed: int, limit: int, options: dict) ->
 
 
 @needs_core
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(futoshiki_boards(), st.integers(0, 10**6).map(lambda s: qwh(10, 55, s)),
+                 st.integers(0, 10**6).map(lambda s: killer_board(s, 1, False))),
+       OPTIONS, LIMITS)
+def test_python_undo_trail(board: Board, options: dict, limit: int | None) -> None:
+    """The reference's undo trail (on large programs; forced here on small ones, where
+    it copies lists by default) against the core: the same search."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(listcolor, "_COPY_STACK_BYTES", -1)
+        assert listcolor._Search(compile_program(build_model(board)), 1, bool).uses_trail
+        both(board, limit, **options)
+
+
+@needs_core
 @pytest.mark.parametrize("board", [keen_board(5, 3), keen_board(5, 3, truthful=False),
                                    towers_board(5, 4, 10, 2), towers_board(5, 6, 6)],
                          ids=["keen", "keen-unsat", "towers", "towers-few"])

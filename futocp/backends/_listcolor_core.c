@@ -16,9 +16,16 @@
  * ``futocp.backends._listcolor_core_wide`` (at most 128 of each); listcolor.py
  * picks the narrowest that fits, so the common boards run on single words.
  * The source is the same for both widths: every bit-set operation is an
- * integer operator or popc/ctz/hib. A node is one block of n + n_dual * m
- * lists (the lists, then the dual table), copied with memcpy, taken from a
- * free list.
+ * integer operator or popc/ctz/hib. A search keeps one block of n + n_dual * m
+ * lists (the lists, then the dual table) and an undo trail: every change of a
+ * cell's list is recorded as (cell, old list) before it is made, a node of the
+ * stack is a mark in the trail, and going back to a node undoes the trail to
+ * its mark (the dual table is restored from the lists' differences: it always
+ * holds exactly the positions whose cell's list holds the value). Where the
+ * Python copies the lists of a node for each child, the C core undoes; the
+ * counters and the order of the solutions are the same. A lookahead probe
+ * propagates in place and keeps its outcome as a delta (cell, new list), undone
+ * at once; a lookahead child is its probe's delta applied to its parent.
  *
  * Module API (called by listcolor.py only):
  *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
@@ -52,6 +59,7 @@
 #define AUTO_SWITCH 20
 #define SLICE 8
 #define SOLO 32
+#define PROBE_COPY_BYTES 16384 /* a probe copies a block up to this size, else undoes */
 
 /* ------------------------------------------------------------------ */
 /* The program                                                          */
@@ -682,8 +690,39 @@ static int ib_push(IntBuf *b, int x) {
 
 typedef struct Search Search;
 
-typedef struct { int cell; bits bit; bits *blk; long long removed; } Kid;
-typedef struct { bits *blk; size_t kstart, kend, knext; } Frame;
+/* (cell, list) pairs: the undo trail (old lists), and deltas (new lists) */
+typedef struct { int *c; bits *v; size_t n, cap; } Trail;
+
+static int trail_grow(Trail *t) {
+    size_t cap = t->cap ? t->cap * 2 : 256;
+    int *a = realloc(t->c, cap * sizeof(int));
+    if (!a) return -1;
+    t->c = a;
+    bits *b = realloc(t->v, cap * sizeof(bits));
+    if (!b) return -1;
+    t->v = b;
+    t->cap = cap;
+    return 0;
+}
+
+static inline int trail_push(Trail *t, int c, bits v) {
+    if (t->n == t->cap && trail_grow(t) < 0) return -1;
+    t->c[t->n] = c;
+    t->v[t->n++] = v;
+    return 0;
+}
+
+static void trail_free(Trail *t) {
+    free(t->c);
+    free(t->v);
+    memset(t, 0, sizeof(*t));
+}
+
+/* A child: "cell takes bit" to propagate, or (has_delta) a lookahead probe's
+ * outcome, the delta dstart..dend of its search's ``delta`` */
+typedef struct { int cell, has_delta; bits bit; size_t dstart, dend; long long removed; } Kid;
+/* A node of the stack: its lists are the search's block undone to ``mark`` */
+typedef struct { size_t mark, dmark, kstart, kend, knext; } Frame;
 
 typedef struct {
     int look;                 /* lookahead brancher (index into the weights) */
@@ -691,14 +730,16 @@ typedef struct {
     long long sw, budget, turn;
     long long nodes, backtracks;
     int check, alive, resume;
-    bits *cur;
+    bits *cur;                /* the block (lists, dual table) of the current node */
+    Trail undo;               /* (cell, old list) of every change since the root */
+    Trail delta;              /* the deltas of the stack's lookahead children */
     Frame *frames;
     size_t nframes, capframes;
     Kid *kids;
     size_t nkids, capkids;
 } Dfs;
 
-typedef struct { bits *blk; int ok; long long weight, removed; size_t tstart, tend; } ProbeRes;
+typedef struct { int ok; long long weight, removed; size_t dstart, dend; } ProbeRes;
 
 struct Search {
     Program *p;
@@ -729,11 +770,13 @@ struct Search {
     unsigned round;
     ProbeRes *probes_buf;
     size_t nprobes, capprobes;
-    IntBuf trails;
-    unsigned *mark1, *mark2;
-    unsigned markgen;
+    Trail pdelta;             /* the probes' deltas (cell, new list) of the round */
+    bits *scratch;            /* small blocks: a probe runs on a copy (no undo) */
+    unsigned *mark1, *mark2, *seen;
+    unsigned markgen, seengen;
+    bits *val1, *val2;
     IntBuf common;
-    IntBuf *trail;            /* the trail propagate appends to (NULL: none) */
+    Trail *undo;              /* the trail propagate records changes in (NULL: none) */
 };
 
 static bits *blk_alloc(Search *s) {
@@ -805,7 +848,7 @@ static int propagate(Search *s, bits *blk) {
     const unsigned char *const has_less = p->has_less;
     const bits *const above = p->above, *const below = p->below;
     long long removed = 0, binary = 0;
-    IntBuf *trail = s->trail;
+    Trail *const undo = s->undo;
     int *evc = s->evc;
     bits *evk = s->evk;
     size_t nev = s->nev, capev = s->capev;
@@ -828,9 +871,9 @@ static int propagate(Search *s, bits *blk) {
             const bits d = doms[c], nd = d & evk[nev];
             if (nd == d) continue;
             if (!nd) goto fail;
+            if (undo && trail_push(undo, c, d) < 0) { s->oom = 1; goto fail; }
             doms[c] = nd;
             if (popc(nd) == 2) binary++;
-            if (trail && ib_push(trail, c) < 0) { s->oom = 1; goto fail; }
             const bits r = d ^ nd;
             removed += popc(r);
             const int k0 = sstart[c], k1 = sstart[c + 1];
@@ -1096,11 +1139,60 @@ static void dual_table(const Program *p, bits *blk) {
     }
 }
 
+/* Undoes the trail ``t`` of the block ``blk`` back to ``mark``: each cell gets its
+ * old list back, and the dual table the positions of the values it regains. */
+static void undo_to(const Program *p, bits *blk, Trail *t, size_t mark) {
+    bits *const doms = blk, *const dual = blk + p->n;
+    const int *const sstart = p->sstart, *const sbase = p->sbase, *const spos = p->spos;
+    size_t i = t->n;
+    while (i > mark) {
+        i--;
+        const int c = t->c[i];
+        const bits old = t->v[i], r = old ^ doms[c];
+        for (int k = sstart[c]; k < sstart[c + 1]; k++) {
+            bits *du = dual + sbase[k];
+            const bits pbit = (bits)1 << spos[k];
+            bits rr = r;
+            while (rr) {
+                du[ctz(rr)] |= pbit;
+                rr &= rr - 1;
+            }
+        }
+        doms[c] = old;
+    }
+    t->n = mark;
+}
+
+/* Applies the delta d[a..b) (cell, new list: a subset of its list) to the block
+ * ``blk``, recorded in the search's undo trail: 0, or -1 out of memory. */
+static int apply_delta(Search *s, bits *blk, const Trail *d, size_t a, size_t b) {
+    const Program *p = s->p;
+    bits *const doms = blk, *const dual = blk + p->n;
+    for (size_t i = a; i < b; i++) {
+        const int c = d->c[i];
+        const bits old = doms[c], r = old ^ d->v[i];
+        if (!r) continue;
+        if (s->undo && trail_push(s->undo, c, old) < 0) { s->oom = 1; return -1; }
+        for (int k = p->sstart[c]; k < p->sstart[c + 1]; k++) {
+            bits *du = dual + p->sbase[k];
+            const bits npbit = ~((bits)1 << p->spos[k]);
+            bits rr = r;
+            while (rr) {
+                du[ctz(rr)] &= npbit;
+                rr &= rr - 1;
+            }
+        }
+        doms[c] = d->v[i];
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Branchers                                                            */
 
-/* Kids are appended to dfs->kids from index ``dfs->nkids``. */
-static int kid_push(Search *s, Dfs *f, int c, bits bit, bits *blk, long long removed) {
+/* Kids are appended to dfs->kids from index ``dfs->nkids``; a lookahead child's delta
+ * (``probe``: an index into probes_buf, -1 none) is copied to dfs->delta. */
+static int kid_push(Search *s, Dfs *f, int c, bits bit, long probe, long long removed) {
     if (f->nkids == f->capkids) {
         size_t cap = f->capkids ? f->capkids * 2 : 256;
         Kid *a = realloc(f->kids, cap * sizeof(Kid));
@@ -1111,8 +1203,18 @@ static int kid_push(Search *s, Dfs *f, int c, bits bit, bits *blk, long long rem
     Kid *k = &f->kids[f->nkids++];
     k->cell = c;
     k->bit = bit;
-    k->blk = blk;
     k->removed = removed;
+    k->has_delta = probe >= 0;
+    k->dstart = k->dend = f->delta.n;
+    if (probe >= 0) {
+        const ProbeRes *r = &s->probes_buf[probe];
+        for (size_t i = r->dstart; i < r->dend; i++)
+            if (trail_push(&f->delta, s->pdelta.c[i], s->pdelta.v[i]) < 0) {
+                s->oom = 1;
+                return -1;
+            }
+        k->dend = f->delta.n;
+    }
     return 0;
 }
 
@@ -1146,7 +1248,7 @@ static int plain_branch(Search *s, Dfs *f, bits *blk) {
         const int *cells = p->gcells + p->gstart[p->dual_group[bi / p->m]];
         bits v = (bits)1 << (bi % p->m), x = dual[bi];
         while (x) {
-            if (kid_push(s, f, cells[ctz(x)], v, NULL, 0) < 0) return B_ERROR;
+            if (kid_push(s, f, cells[ctz(x)], v, -1, 0) < 0) return B_ERROR;
             x &= x - 1;
         }
         return B_KIDS;
@@ -1154,13 +1256,14 @@ static int plain_branch(Search *s, Dfs *f, bits *blk) {
     if (bc < 0) return B_SOLVED;
     bits d = doms[bc];
     while (d) {
-        if (kid_push(s, f, bc, d & (0 - d), NULL, 0) < 0) return B_ERROR;
+        if (kid_push(s, f, bc, d & (0 - d), -1, 0) < 0) return B_ERROR;
         d &= d - 1;
     }
     return B_KIDS;
 }
 
 static int expired_now(Search *s) {
+    if (s->expired == Py_None) return 0;  /* run_many: no time limit */
     PyObject *r = PyObject_CallNoArgs(s->expired);
     if (!r) { s->error = 1; return -1; }
     int t = PyObject_IsTrue(r);
@@ -1169,8 +1272,11 @@ static int expired_now(Search *s) {
     return t;
 }
 
-/* One probe: propagate "cell c takes value v" on a copy; index into probes_buf, or -1. */
-static long probe(Search *s, int look, const bits *blk, int c, int v) {
+/* One probe: propagate "cell c takes value v" in place (a small block: on a copy,
+ * cheaper than undoing), keep the changed cells' new lists (first change
+ * first) as the probe's delta, undo; index into probes_buf, or -2 (error), -3
+ * (timeout). */
+static long probe(Search *s, int look, bits *blk, int c, int v) {
     if (!--s->look_check[look]) {
         s->look_check[look] = CHECK_EVERY;
         int t = expired_now(s);
@@ -1185,38 +1291,46 @@ static long probe(Search *s, int look, const bits *blk, int c, int v) {
         s->capprobes = cap;
     }
     long long removed0 = s->removed, binary0 = s->binary;
-    bits *d = blk_copy(s, blk);
-    if (!d) return -2;
-    size_t t0 = s->trails.n;
-    s->trail = &s->trails;
-    PUSH(c, (bits)1 << v);
-    int ok = propagate(s, d);
-    s->trail = NULL;
-    if (s->oom) { blk_free(s, d); return -2; }
+    Trail *undo = s->undo;
+    const size_t m0 = undo->n;
+    bits *work = blk;
+    if (s->scratch) {
+        memcpy(s->scratch, blk, (size_t)s->p->W * sizeof(bits));
+        work = s->scratch;
+    }
+    if (push_ev(s, c, (bits)1 << v) < 0) return -2;
+    int ok = propagate(s, work);
+    ProbeRes *r = &s->probes_buf[s->nprobes];
+    r->dstart = r->dend = s->pdelta.n;
+    if (ok && !s->oom) {
+        if (++s->seengen == 0) {
+            memset(s->seen, 0, (size_t)s->p->n * sizeof(unsigned));
+            s->seengen = 1;
+        }
+        for (size_t i = m0; i < undo->n; i++) {
+            const int x = undo->c[i];
+            if (s->seen[x] == s->seengen) continue;
+            s->seen[x] = s->seengen;
+            if (trail_push(&s->pdelta, x, work[x]) < 0) { s->oom = 1; break; }
+        }
+        r->dend = s->pdelta.n;
+    }
+    if (s->scratch)
+        undo->n = m0;
+    else
+        undo_to(s->p, blk, undo, m0);
+    if (s->oom) return -2;
     long long removed = s->removed - removed0;
     long long w = s->by_binary[look] ? (s->binary - binary0) * 64 + removed : removed;
     s->removed = removed0;
     s->binary = binary0;
-    ProbeRes *r = &s->probes_buf[s->nprobes];
     r->ok = ok;
     r->weight = w;
     r->removed = removed;
-    r->tstart = t0;
-    r->tend = s->trails.n;
-    if (ok) {
-        r->blk = d;
-    } else {
-        r->blk = NULL;
-        blk_free(s, d);
-    }
     return (long)s->nprobes++;
-fail:
-    s->trail = NULL;
-    blk_free(s, d);
-    return -2;
 }
 
-static long cached_probe(Search *s, int look, const bits *blk, int c, int v) {
+static long cached_probe(Search *s, int look, bits *blk, int c, int v) {
     size_t key = (size_t)c * s->p->m + v;
     if (s->stamp[key] == s->round) return s->slot[key];
     long r = probe(s, look, blk, c, v);
@@ -1232,11 +1346,9 @@ static int cmp_int(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static void end_round(Search *s, long keep1, long keep2) {
-    for (size_t i = 0; i < s->nprobes; i++)
-        if ((long)i != keep1 && (long)i != keep2) blk_free(s, s->probes_buf[i].blk);
+static void end_round(Search *s) {
     s->nprobes = 0;
-    s->trails.n = 0;
+    s->pdelta.n = 0;
     if (++s->round == 0) { /* wrapped: forget every stamp */
         memset(s->stamp, 0, (size_t)s->p->n * s->p->m * sizeof(unsigned));
         s->round = 1;
@@ -1260,7 +1372,7 @@ static int add_pair(Search *s, int c1, int v1, int c2, int v2) {
  * (the round of probes is then over). */
 static int at_node(Search *s, bits *blk) {
     if (propagate(s, blk)) return 1;
-    end_round(s, -1, -1);
+    end_round(s);
     return s->oom ? B_ERROR : B_DEAD;
 }
 
@@ -1302,7 +1414,7 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
             if (r2 < -1) { r1 = r2; goto out; }
             ProbeRes *p1 = &s->probes_buf[r1], *p2 = &s->probes_buf[r2];
             if (!p1->ok || !p2->ok) {
-                if (!p1->ok && !p2->ok) { end_round(s, -1, -1); return B_DEAD; }
+                if (!p1->ok && !p2->ok) { end_round(s); return B_DEAD; }
                 s->failed++;
                 int c = p1->ok ? c1 : c2;
                 bits bit = p1->ok ? b1 : b2;
@@ -1319,12 +1431,17 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
                 s->markgen = 1;
             }
             unsigned gen = s->markgen;
-            for (size_t t = p1->tstart; t < p1->tend; t++) s->mark1[s->trails.a[t]] = gen;
+            for (size_t t = p1->dstart; t < p1->dend; t++) {
+                const int c = s->pdelta.c[t];
+                s->mark1[c] = gen;
+                s->val1[c] = s->pdelta.v[t];
+            }
             s->common.n = 0;
-            for (size_t t = p2->tstart; t < p2->tend; t++) {
-                int c = s->trails.a[t];
+            for (size_t t = p2->dstart; t < p2->dend; t++) {
+                const int c = s->pdelta.c[t];
                 if (s->mark1[c] == gen && s->mark2[c] != gen) {
                     s->mark2[c] = gen;
+                    s->val2[c] = s->pdelta.v[t];
                     if (ib_push(&s->common, c) < 0) goto oom;
                 }
             }
@@ -1333,7 +1450,7 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
                 long long nev = 0;
                 for (size_t t = 0; t < s->common.n; t++) {
                     int c = s->common.a[t];
-                    bits keep = p1->blk[c] | p2->blk[c];
+                    bits keep = s->val1[c] | s->val2[c];
                     if (doms[c] & ~keep) {
                         if (push_ev(s, c, keep) < 0) goto oom;
                         nev++;
@@ -1357,15 +1474,15 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
             }
             continue;
         out:
-            end_round(s, -1, -1);
+            end_round(s);
             return r1 == -3 ? B_TIMEOUT : B_ERROR;
         }
         if (changed) {
-            end_round(s, -1, -1);
+            end_round(s);
             continue;
         }
         if (best1 < 0) {
-            end_round(s, -1, -1);
+            end_round(s);
             return plain_branch(s, f, blk);
         }
         ProbeRes *p1 = &s->probes_buf[best1], *p2 = &s->probes_buf[best2];
@@ -1374,15 +1491,15 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
         int ca = first ? pr[0] : pr[2], cb = first ? pr[2] : pr[0];
         int va = first ? pr[1] : pr[3], vb = first ? pr[3] : pr[1];
         ProbeRes *pa = first ? p1 : p2, *pb = first ? p2 : p1;
-        if (kid_push(s, f, ca, (bits)1 << va, pa->blk, pa->removed) < 0 ||
-            kid_push(s, f, cb, (bits)1 << vb, pb->blk, pb->removed) < 0) {
-            end_round(s, -1, -1);
+        if (kid_push(s, f, ca, (bits)1 << va, first ? best1 : best2, pa->removed) < 0 ||
+            kid_push(s, f, cb, (bits)1 << vb, first ? best2 : best1, pb->removed) < 0) {
+            end_round(s);
             return B_ERROR;
         }
-        end_round(s, best1, best2);
+        end_round(s);
         return B_KIDS;
     oom:
-        end_round(s, -1, -1);
+        end_round(s);
         return B_ERROR;
     }
 }
@@ -1421,11 +1538,9 @@ static void dfs_init(Dfs *f, bits *cur, int look, long long sw, long long budget
 static void dfs_free(Search *s, Dfs *f) {
     blk_free(s, f->cur);
     f->cur = NULL;
-    for (size_t i = 0; i < f->nframes; i++) {
-        Frame *fr = &f->frames[i];
-        blk_free(s, fr->blk);
-        for (size_t k = fr->knext; k < fr->kend; k++) blk_free(s, f->kids[k].blk);
-    }
+    if (s->undo == &f->undo) s->undo = NULL;
+    trail_free(&f->undo);
+    trail_free(&f->delta);
     f->nframes = 0;
     free(f->frames);
     free(f->kids);
@@ -1434,13 +1549,14 @@ static void dfs_free(Search *s, Dfs *f) {
 }
 
 static int dfs_step(Search *s, Dfs *f) {
+    s->undo = &f->undo;
     if (f->resume) {
         f->resume = 0;
         goto after_yield;
     }
     for (;;) {
         if (f->alive) {
-            size_t k0 = f->nkids;
+            size_t k0 = f->nkids, d0 = f->delta.n;
             int r = f->use_look ? look_branch(s, f, f->cur) : plain_branch(s, f, f->cur);
             if (r == B_ERROR) return R_ERROR;
             if (r == B_TIMEOUT) return R_FALSE;
@@ -1453,10 +1569,10 @@ static int dfs_step(Search *s, Dfs *f) {
                     f->capframes = cap;
                 }
                 Frame *fr = &f->frames[f->nframes++];
-                fr->blk = f->cur;
+                fr->mark = f->undo.n;
+                fr->dmark = d0;
                 fr->kstart = fr->knext = k0;
                 fr->kend = f->nkids;
-                f->cur = NULL;
                 if ((long long)f->nframes > s->max_depth) s->max_depth = (long long)f->nframes;
             } else if (r == B_DEAD) {
                 f->alive = 0;
@@ -1480,7 +1596,7 @@ static int dfs_step(Search *s, Dfs *f) {
         Frame *fr = &f->frames[f->nframes - 1];
         Kid kid = f->kids[fr->knext++];
         int more = fr->knext < fr->kend;
-        bits *parent = fr->blk;
+        const size_t mark = fr->mark, dmark = fr->dmark;
         if (!more) {
             f->nkids = fr->kstart;
             f->nframes--;
@@ -1490,27 +1606,19 @@ static int dfs_step(Search *s, Dfs *f) {
         if (!--f->check) {
             f->check = CHECK_EVERY;
             int t = expired_now(s);
-            if (t) {
-                if (kid.blk) blk_free(s, kid.blk);
-                if (!more) blk_free(s, parent);
-                return t < 0 ? R_ERROR : R_FALSE;
-            }
+            if (t) return t < 0 ? R_ERROR : R_FALSE;
         }
-        bits *d;
-        if (kid.blk) {
+        undo_to(s->p, f->cur, &f->undo, mark);  /* back to the parent's lists */
+        if (kid.has_delta) {
             s->removed += kid.removed;
             f->alive = 1;
-            d = kid.blk;
-            if (!more) blk_free(s, parent);
+            if (apply_delta(s, f->cur, &f->delta, kid.dstart, kid.dend) < 0) return R_ERROR;
         } else {
-            d = more ? blk_copy(s, parent) : parent;
-            if (!d) return R_ERROR;
             if (push_ev(s, kid.cell, kid.bit) < 0) return R_ERROR;
-            f->alive = propagate(s, d);
-            if (s->oom) { blk_free(s, d); return R_ERROR; }
+            f->alive = propagate(s, f->cur);
+            if (s->oom) return R_ERROR;
         }
-        blk_free(s, f->cur);
-        f->cur = d;
+        if (!more) f->delta.n = dmark;
     }
 }
 
@@ -1621,16 +1729,109 @@ static void search_free(Search *s) {
     free(s->stamp);
     free(s->slot);
     free(s->probes_buf);
-    free(s->trails.a);
+    trail_free(&s->pdelta);
     free(s->mark1);
     free(s->mark2);
+    free(s->seen);
+    free(s->val1);
+    free(s->val2);
+    free(s->scratch);
     free(s->common.a);
+}
+
+/* The search's settings and scratch (shared by run and run_many): 0, or -1 with
+ * an exception set (the scratch is freed then). */
+static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *expired,
+                       const char *mode, PyObject *weights, int dual_branching,
+                       int hidden_singles, int *n_looks_out) {
+    memset(s, 0, sizeof(*s));
+    s->p = p;
+    s->hs = hidden_singles;
+    s->dual_branching = dual_branching;
+    s->expired = expired;
+    s->limit = -1;
+    s->look_check[0] = s->look_check[1] = CHECK_EVERY;
+    if (limit_obj != Py_None) {
+        s->limit = PyLong_AsLongLong(limit_obj);
+        if (s->limit == -1 && PyErr_Occurred()) return -1;
+        if (s->limit < 0) s->limit = 0;
+    }
+    if (strcmp(mode, "never") && strcmp(mode, "always") && strcmp(mode, "auto")) {
+        PyErr_Format(PyExc_ValueError, "unknown lookahead mode %s", mode);
+        return -1;
+    }
+    Py_ssize_t n_looks = PySequence_Length(weights);
+    if (n_looks < 1 || n_looks > 2) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one or two weights");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n_looks; i++) {
+        PyObject *w = PySequence_GetItem(weights, i);
+        if (!w) return -1;
+        const char *name = PyUnicode_AsUTF8(w);
+        if (!name) { Py_DECREF(w); return -1; }
+        if (strcmp(name, "binary") && strcmp(name, "removed")) {
+            PyErr_Format(PyExc_ValueError, "unknown weight %s", name);
+            Py_DECREF(w);
+            return -1;
+        }
+        s->by_binary[i] = !strcmp(name, "binary");
+        Py_DECREF(w);
+    }
+    *n_looks_out = (int)n_looks;
+    int n_dirty = p->n_groups + p->n_cages + p->n_diag;
+    size_t nm = (size_t)p->n * p->m;
+    int small = (size_t)p->W * sizeof(bits) <= PROBE_COPY_BYTES;
+    s->dreach = xcalloc(p->dmaxnodes, 1);
+    s->dalive = xcalloc(p->dmaxnodes, 1);
+    s->dsup = xcalloc(p->dmaxcells, sizeof(bits));
+    s->capev = 1024;
+    s->evc = malloc(s->capev * sizeof(int));
+    s->evk = malloc(s->capev * sizeof(bits));
+    s->dirty = xcalloc(n_dirty, sizeof(int));
+    s->queued = xcalloc(n_dirty, 1);
+    s->stamp = xcalloc(nm, sizeof(unsigned));
+    s->slot = xcalloc(nm, sizeof(int));
+    s->mark1 = xcalloc(p->n, sizeof(unsigned));
+    s->mark2 = xcalloc(p->n, sizeof(unsigned));
+    s->seen = xcalloc(p->n, sizeof(unsigned));
+    s->val1 = xcalloc(p->n, sizeof(bits));
+    s->val2 = xcalloc(p->n, sizeof(bits));
+    if (small) s->scratch = xcalloc(p->W, sizeof(bits));
+    s->round = 1;
+    if (!s->dreach || !s->dalive || !s->dsup || !s->evc || !s->evk || !s->dirty || !s->queued ||
+        !s->stamp || !s->slot || !s->mark1 || !s->mark2 || !s->seen || !s->val1 || !s->val2 ||
+        (small && !s->scratch)) {
+        search_free(s);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* The search from ``root`` (consumed): the program's lists (settled here) or
+ * (``is_start``) a split's node with its dual table. An R_ code. */
+static int search_root(Search *s, bits *root, int is_start, const char *mode, int n_looks) {
+    const Program *p = s->p;
+    int empty = 0;  /* an empty list (a start's dual list too): no solution, no search */
+    for (int c = 0, end = is_start ? p->W : p->n; c < end; c++)
+        if (!root[c]) empty = 1;
+    if (!empty && !is_start) {
+        dual_table(p, root);
+        empty = !settle(s, root);
+        if (s->oom) { blk_free(s, root); return R_ERROR; }
+    }
+    if (empty) {
+        blk_free(s, root);
+        return R_TRUE;
+    }
+    return run_search(s, root, mode, n_looks);
 }
 
 static PyObject *core_run(PyObject *self, PyObject *args) {
     PyObject *prog, *domains, *limit_obj, *expired, *weights, *start, *solutions;
     const char *mode;
-    int dual_branching, hidden_singles;
+    int dual_branching, hidden_singles, n_looks;
     if (!PyArg_ParseTuple(args, "O!OOOsOppOO!", &ProgramType, &prog, &domains, &limit_obj,
                           &expired, &mode,
                           &weights, &dual_branching, &hidden_singles, &start, &PyList_Type,
@@ -1638,66 +1839,12 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
         return NULL;
     Program *p = (Program *)prog;
     Search s;
-    memset(&s, 0, sizeof(s));
-    s.p = p;
-    s.hs = hidden_singles;
-    s.dual_branching = dual_branching;
-    s.expired = expired;
+    if (search_open(&s, p, limit_obj, expired, mode, weights, dual_branching, hidden_singles,
+                    &n_looks) < 0)
+        return NULL;
     s.solutions = solutions;
-    s.limit = -1;
-    s.look_check[0] = s.look_check[1] = CHECK_EVERY;
-    if (limit_obj != Py_None) {
-        s.limit = PyLong_AsLongLong(limit_obj);
-        if (s.limit == -1 && PyErr_Occurred()) return NULL;
-        if (s.limit < 0) s.limit = 0;
-    }
-    if (strcmp(mode, "never") && strcmp(mode, "always") && strcmp(mode, "auto")) {
-        PyErr_Format(PyExc_ValueError, "unknown lookahead mode %s", mode);
-        return NULL;
-    }
-    Py_ssize_t n_looks = PySequence_Length(weights);
-    if (n_looks < 1 || n_looks > 2) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one or two weights");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n_looks; i++) {
-        PyObject *w = PySequence_GetItem(weights, i);
-        if (!w) return NULL;
-        const char *name = PyUnicode_AsUTF8(w);
-        if (!name) { Py_DECREF(w); return NULL; }
-        if (strcmp(name, "binary") && strcmp(name, "removed")) {
-            PyErr_Format(PyExc_ValueError, "unknown weight %s", name);
-            Py_DECREF(w);
-            return NULL;
-        }
-        s.by_binary[i] = !strcmp(name, "binary");
-        Py_DECREF(w);
-    }
-    int n_dirty = p->n_groups + p->n_cages + p->n_diag;
-    size_t nm = (size_t)p->n * p->m;
-    s.dreach = xcalloc(p->dmaxnodes, 1);
-    s.dalive = xcalloc(p->dmaxnodes, 1);
-    s.dsup = xcalloc(p->dmaxcells, sizeof(bits));
-    if (!s.dreach || !s.dalive || !s.dsup) {
-        search_free(&s);
-        return PyErr_NoMemory();
-    }
-    s.capev = 1024;
-    s.evc = malloc(s.capev * sizeof(int));
-    s.evk = malloc(s.capev * sizeof(bits));
-    s.dirty = xcalloc(n_dirty, sizeof(int));
-    s.queued = xcalloc(n_dirty, 1);
-    s.stamp = xcalloc(nm, sizeof(unsigned));
-    s.slot = xcalloc(nm, sizeof(int));
-    s.mark1 = xcalloc(p->n, sizeof(unsigned));
-    s.mark2 = xcalloc(p->n, sizeof(unsigned));
-    s.round = 1;
     PyObject *out = NULL;
     int r = R_ERROR;
-    if (!s.evc || !s.evk || !s.dirty || !s.queued || !s.stamp || !s.slot || !s.mark1 || !s.mark2) {
-        s.oom = 1;
-        goto done;
-    }
     bits *root = blk_alloc(&s);
     if (!root) goto done;
     if (start == Py_None ? load_words(domains, root, p->n, &p->full, (Py_ssize_t)p->n + 1,
@@ -1707,20 +1854,7 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
         s.error = 1;
         goto done;
     }
-    int empty = 0;  /* an empty list (a start's dual list too): no solution, no search */
-    for (int c = 0, end = start == Py_None ? p->n : p->W; c < end; c++)
-        if (!root[c]) empty = 1;
-    if (!empty && start == Py_None) {
-        dual_table(p, root);
-        empty = !settle(&s, root);
-        if (s.oom) { blk_free(&s, root); goto done; }
-    }
-    if (empty) {
-        blk_free(&s, root);
-        r = R_TRUE;
-        goto done;
-    }
-    r = run_search(&s, root, mode, (int)n_looks);
+    r = search_root(&s, root, start != Py_None, mode, n_looks);
 done:
     if (r == R_ERROR || s.error || s.oom) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -1732,11 +1866,164 @@ done:
     return out;
 }
 
+/* run_many's check of a solution against the board (not the program): its
+ * labels (``sol``: the value index of each model cell's label), the givens,
+ * and each asterism's values as the wanted multiset (``want``: the count of
+ * each value index). 1: it holds. */
+typedef struct {
+    const unsigned char *givens;  /* this board's row: 0, or 1 + value index */
+    int n_ast, *astart, *acells, *want, *have, *sol;
+} Check;
+
+static int check_indices(const Program *p, const Check *k) {
+    for (int c = 0; c < p->n; c++)
+        if (k->givens[c] && k->sol[c] != k->givens[c] - 1) return 0;
+    for (int a = 0; a < k->n_ast; a++) {
+        int ok = 1;
+        for (int x = k->astart[a]; x < k->astart[a + 1]; x++) k->have[k->sol[k->acells[x]]]++;
+        for (int v = 0; v < p->m; v++) {
+            if (k->have[v] != k->want[v]) ok = 0;
+            k->have[v] = 0;
+        }
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* run_many(program, base, givens, count, limit, mode, weights, dual_branching,
+ *          hidden_singles, asterisms, want)
+ *   -> [(finished, nodes, backtracks, max_depth, probes, failed_literals,
+ *        dilemma_values, removed_values, verified, solutions)] per board
+ * ``count`` boards of the program's structure: board b's lists are ``base``
+ * (internal cell order) with its givens ``givens[b * n:(b + 1) * n]`` (a
+ * bytes-like object; per model cell 0, or 1 + the value index) kept; each is
+ * settled and searched as run() does (no time limit), and every solution is
+ * checked against the givens and the board's ``asterisms`` (model cells), each
+ * of which must hold value v ``want[v]`` times (verified: all of them hold). */
+static PyObject *core_run_many(PyObject *self, PyObject *args) {
+    PyObject *prog, *base, *givens_obj, *limit_obj, *weights, *asterisms, *want_obj;
+    Py_ssize_t count;
+    const char *mode;
+    int dual_branching, hidden_singles, n_looks;
+    if (!PyArg_ParseTuple(args, "O!OOnOsOppOO", &ProgramType, &prog, &base, &givens_obj, &count,
+                          &limit_obj, &mode, &weights, &dual_branching, &hidden_singles,
+                          &asterisms, &want_obj))
+        return NULL;
+    Program *p = (Program *)prog;
+    const int n = p->n, m = p->m;
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "count must be >= 0");
+        return NULL;
+    }
+    Py_buffer gv;
+    if (PyObject_GetBuffer(givens_obj, &gv, PyBUF_SIMPLE) < 0) return NULL;
+    PyObject *out = NULL, *row = NULL, *sols = NULL;
+    bits *basew = NULL;
+    Check k;
+    memset(&k, 0, sizeof(k));
+    Search s;
+    int opened = 0;
+    if (n > 0 && count > PY_SSIZE_T_MAX / n) {
+        PyErr_SetString(PyExc_ValueError, "count too large");
+        goto end;
+    }
+    if (gv.len != count * (Py_ssize_t)n) {
+        PyErr_Format(PyExc_ValueError, "givens: %zd bytes, expected count * n_cells = %zd",
+                     gv.len, count * (Py_ssize_t)n);
+        goto end;
+    }
+    const unsigned char *g = gv.buf;
+    for (Py_ssize_t i = 0; i < gv.len; i++)
+        if (g[i] > m) {
+            PyErr_Format(PyExc_ValueError, "givens: %d is beyond the %d values", g[i], m);
+            goto end;
+        }
+    basew = xcalloc(n, sizeof(bits));
+    if (!basew || load_words(base, basew, n, &p->full, (Py_ssize_t)n + 1, "base lists") < 0)
+        goto end;
+    if (csr_ints(asterisms, -1, n, 1, "an asterism's cell", &k.n_ast, &k.astart, &k.acells) < 0)
+        goto end;
+    {
+        PyObject *t = seq_tuple_of(want_obj, m, "want (a count per value)");
+        if (!t) goto end;
+        k.want = xcalloc(m, sizeof(int));
+        k.have = xcalloc(m, sizeof(int));
+        k.sol = xcalloc(n, sizeof(int));
+        int bad = !k.want || !k.have || !k.sol;
+        for (int v = 0; v < m && !bad; v++)
+            bad = int_in(PyTuple_GET_ITEM(t, v), 0, n, "a wanted count", &k.want[v]) < 0;
+        Py_DECREF(t);
+        if (bad) goto end;
+    }
+    if (search_open(&s, p, limit_obj, Py_None, mode, weights, dual_branching, hidden_singles,
+                    &n_looks) < 0)
+        goto end;
+    opened = 1;
+    out = PyList_New(count);
+    if (!out) goto end;
+    for (Py_ssize_t b = 0; b < count; b++) {
+        const unsigned char *gb = g + b * n;
+        sols = PyList_New(0);
+        bits *root = sols ? blk_alloc(&s) : NULL;
+        if (!root) goto fail;
+        for (int i = 0; i < n; i++) {
+            const int gi = gb[p->cells[i]];
+            root[i] = gi ? basew[i] & ((bits)1 << (gi - 1)) : basew[i];
+        }
+        s.solutions = sols;
+        s.nodes = s.backtracks = s.max_depth = s.probes = s.failed = s.dilemma = s.removed = 0;
+        s.binary = 0;
+        int r = search_root(&s, root, 0, mode, n_looks);
+        if (r == R_ERROR || s.error || s.oom) goto fail;
+        int verified = 1;
+        k.givens = gb;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(sols) && verified; j++) {
+            PyObject *t = PyList_GET_ITEM(sols, j);
+            /* the labels back to value indices: the record's tuple is the truth */
+            for (int c = 0; c < n; c++) {
+                PyObject *v = PyTuple_GET_ITEM(t, c);
+                int vi = -1;
+                for (int x = 0; x < m; x++)
+                    if (PyTuple_GET_ITEM(p->values, x) == v) { vi = x; break; }
+                if (vi < 0) { verified = 0; break; }
+                k.sol[c] = vi;
+            }
+            if (verified) verified = check_indices(p, &k);
+        }
+        row = Py_BuildValue("(OLLLLLLLON)", r == R_TRUE ? Py_True : Py_False, s.nodes,
+                            s.backtracks, s.max_depth, s.probes, s.failed, s.dilemma, s.removed,
+                            verified ? Py_True : Py_False, sols);
+        sols = NULL;  /* stolen by N */
+        if (!row) goto fail;
+        PyList_SET_ITEM(out, b, row);
+        row = NULL;
+    }
+    goto end;
+fail:
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    Py_CLEAR(out);
+end:
+    Py_XDECREF(sols);
+    if (opened) search_free(&s);
+    free(basew);
+    free(k.astart);
+    free(k.acells);
+    free(k.want);
+    free(k.have);
+    free(k.sol);
+    PyBuffer_Release(&gv);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"run", core_run, METH_VARARGS,
      "run(program, domains, limit, expired, mode, weights, dual_branching, hidden_singles, start, "
      "solutions) -> (finished, nodes, backtracks, max_depth, probes, failed_literals, "
      "dilemma_values, removed_values)"},
+    {"run_many", core_run_many, METH_VARARGS,
+     "run_many(program, base, givens, count, limit, mode, weights, dual_branching, "
+     "hidden_singles, asterisms, want) -> [(finished, nodes, backtracks, max_depth, probes, "
+     "failed_literals, dilemma_values, removed_values, verified, solutions)] per board"},
     {NULL, NULL, 0, NULL},
 };
 

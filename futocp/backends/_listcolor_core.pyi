@@ -20,3 +20,9 @@ def run(program: Program, domains: Sequence[int], limit: int | None,
         expired: Callable[[], bool], mode: str, weights: Sequence[str], dual_branching: bool,
         hidden_singles: bool, start: tuple[list[int], list[int]] | None,
         solutions: list[tuple[Any, ...]]) -> tuple[bool, int, int, int, int, int, int, int]: ...
+
+def run_many(program: Program, base: Sequence[int], givens: bytes, count: int,
+             limit: int | None, mode: str, weights: Sequence[str], dual_branching: bool,
+             hidden_singles: bool, asterisms: Sequence[Sequence[int]], want: Sequence[int]
+             ) -> list[tuple[bool, int, int, int, int, int, int, int, bool,
+                             list[tuple[Any, ...]]]]: ...

@@ -43,7 +43,7 @@ from .listcolor_branch import (
     make_plain_brancher,
 )
 from .listcolor_program import LABEL_SETS, ListcolorProgram, compile_program
-from .listcolor_propagate import Propagator, make_propagator, settle
+from .listcolor_propagate import Propagator, make_propagator, make_undo, settle
 from .parallel import WORKERS_OPTION, fork_available, run_parallel
 
 try:  # the compiled core (setup.py builds it; optional: without it the reference runs)
@@ -61,6 +61,7 @@ __all__ = ["ListcolorBackend", "ListcolorProgram", "LABEL_SETS", "compile_progra
 
 
 _MAX_STACK_BYTES = 4_000_000_000  # worst-case search stack a model may need
+_COPY_STACK_BYTES = 64_000_000  # the Python search copies lists while the stack stays below
 _AUTO_SWITCH = 20  # dead ends of the plain search before lookahead="auto" turns lookahead on
 _SLICE = 8  # dead ends per turn of each search of the portfolio
 _SOLO = 32  # dead ends of the portfolio's first search before the second one starts
@@ -105,12 +106,15 @@ class ListcolorBackend(Backend):
     def check(self, model: Model) -> None:
         """Also refuse a model whose search stack could outgrow memory.
 
-        A node keeps its lists (one int per cell and per dual-table entry)
-        while a child is explored, so the stack holds up to ``n_cells`` copies.
+        A search keeps one copy of the lists (one int per cell and per
+        dual-table entry) per search of the portfolio and an undo trail of
+        ``(cell, old list)`` pairs, at most one per value removed along the
+        path: ``n_cells * n_values`` entries (about 100 bytes each in Python,
+        20 in the compiled core).
         """
         super().check(model)
         entries = model.n_cells + len(model.permutations) * model.n_values
-        worst = model.n_cells * entries * 8  # bytes of list slots, depth n_cells
+        worst = model.n_cells * model.n_values * 100 + 4 * entries * 8  # the trail, the lists
         if worst > _MAX_STACK_BYTES:
             raise UnsupportedError(
                 f"backend {self.name!r} refuses a model of {model.n_cells} cells: its search "
@@ -293,6 +297,19 @@ class _Search:
         return make_propagator(self.prog, self.hidden_singles, self.counter)[0]
 
     @cached_property
+    def uses_trail(self) -> bool:
+        """Whether :meth:`dfs` undoes by a trail: when a copy of the lists per level
+        could take more than ``_COPY_STACK_BYTES`` (else it copies)."""
+        prog = self.prog
+        entries = len(prog.domains) + len(prog.dual_groups) * prog.n_values  # and dual table
+        return len(prog.domains) * entries * 8 > _COPY_STACK_BYTES
+
+    @cached_property
+    def undo_moves(self) -> tuple[Callable[..., None], Callable[..., None]]:
+        """:func:`make_undo`'s ``undo_to`` and ``move_to`` for the program."""
+        return make_undo(self.prog)
+
+    @cached_property
     def plain(self) -> Brancher:
         """The plain brancher."""
         seed = self.prog.seed
@@ -398,8 +415,23 @@ class _Search:
         ``look`` after; yields (pauses) after every ``turn`` dead ends. Its
         return value: True (search over), False (:attr:`expired`) or None
         (``budget`` dead ends reached).
+
+        Undo: on a large program (:attr:`uses_trail`) the search changes one
+        pair of lists in place and records every change in an undo trail
+        (``(cell, old list)``, :func:`make_undo`); a node of the stack is its
+        length there, and the next child of a node starts from the node's
+        lists by undoing the trail to it. A lookahead child comes with its
+        probed lists: the stack keeps only the cells they change (``(cell, new
+        list)`` pairs), and the search moves to them, recorded in the trail. On
+        a small one a node of the stack keeps its lists and a child propagates
+        on a copy (the last child on the node's own): copying a list of a few
+        thousand ints is faster in CPython than replaying a trail. The two
+        give the same search (the same counters and solutions).
         """
         propagate = self.propagate
+        undo_to, move_to = self.undo_moves
+        trailed = self.uses_trail
+        undo: list[tuple[int, int]] | None = [] if trailed else None
         counter = self.counter
         expired = self.expired
         limit = self.limit
@@ -408,17 +440,23 @@ class _Search:
         stats = self.stats
         nodes = backtracks = 0
         max_depth = stats["max_depth"]
-        stack: list[tuple[list[int], list[int], list[Child]]] = []
+        stack: list[tuple[Any, list[Any]]] = []  # (trail length or lists, children left)
         check = _CHECK_EVERY
         branch = self.plain if switch else look
         alive = True  # doms/dual are a node to branch on (False: a dead end)
         try:
             while True:
                 if alive:
-                    kids = branch(doms, dual)
+                    kids: list[Any] | None = branch(doms, dual, undo)
                     if kids:
+                        if undo is None:
+                            stack.append(((doms, dual), kids))
+                        else:
+                            if kids[0].doms is not None:  # lookahead: keep the changes only
+                                kids = [(c, bit, _changes(doms, d), None, removed)
+                                        for c, bit, d, _, removed in kids]
+                            stack.append((len(undo), kids))
                         kids.reverse()  # popped from the end
-                        stack.append((doms, dual, kids))
                         if len(stack) > max_depth:
                             max_depth = len(stack)
                     elif kids is None:
@@ -437,7 +475,7 @@ class _Search:
                         yield
                 if not stack:
                     return True
-                pdoms, pdual, kids = stack[-1]
+                node, kids = stack[-1]
                 c, bit, d, u, removed = kids.pop()
                 if not kids:
                     stack.pop()
@@ -447,20 +485,25 @@ class _Search:
                     check = _CHECK_EVERY
                     if expired():
                         return False
-                if d is not None:  # propagated by the lookahead
-                    assert u is not None
+                if undo is not None:
+                    undo_to(doms, dual, undo, node)  # back to the parent's lists
+                    if d is not None:  # propagated by the lookahead
+                        move_to(doms, dual, undo, d)
+                        counter[0] += removed
+                        alive = True
+                    else:
+                        alive = propagate(doms, dual, [(c, bit)], None, None, undo)
+                elif d is not None:  # propagated by the lookahead
                     counter[0] += removed
                     alive = True
-                elif kids:
-                    d = pdoms[:]
-                    u = pdual[:]
-                    alive = propagate(d, u, [(c, bit)])
-                else:  # the last child: the parent's lists are free
-                    d = pdoms
-                    u = pdual
-                    alive = propagate(d, u, [(c, bit)])
-                doms = d
-                dual = u
+                    doms = d
+                    dual = u
+                else:
+                    doms, dual = node
+                    if kids:
+                        doms = doms[:]
+                        dual = dual[:]
+                    alive = propagate(doms, dual, [(c, bit)])
         finally:
             stats["nodes"] += nodes
             stats["backtracks"] += backtracks
@@ -517,6 +560,11 @@ class _Search:
             depth += 1
         stats["max_depth"] = max(stats["max_depth"], depth)
         return frontier, depth
+
+
+def _changes(doms: list[int], target: list[int]) -> list[tuple[int, int]]:
+    """``(cell, list)`` of the cells whose list in ``target`` differs from ``doms``."""
+    return [(c, t) for c, (d, t) in enumerate(zip(doms, target, strict=True)) if d != t]
 
 
 def _finish(search: Generator[None, None, bool | None]) -> bool | None:

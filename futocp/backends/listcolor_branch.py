@@ -53,7 +53,9 @@ class Probe(NamedTuple):
     trail: list[int]
 
 
-Brancher = Callable[[list[int], list[int]], "list[Child] | None"]
+Brancher = Callable[..., "list[Child] | None"]
+"""``branch(doms, dual, undo=None)``: the children of a node (``undo``: the search's
+undo trail, which records the changes a brancher makes to the node's lists)."""
 
 WEIGHTS = ("binary", "removed")
 
@@ -62,9 +64,21 @@ class _Timeout(Exception):
     """The deadline passed during a lookahead."""
 
 
+_ROWS_KEPT = 1 << 18  # children kept by the plain brancher (cells x values) at most
+_MORE_THAN_ONE = (1).__lt__
+
+
+def _smallest(sizes: list[int]) -> int:
+    """The smallest of ``sizes`` above 1 (0: none)."""
+    if 2 in sizes:
+        return 2
+    return min(filter(_MORE_THAN_ONE, sizes), default=0)
+
+
 def make_plain_brancher(prog: ListcolorProgram, dual_branching: bool,
                         rng: random.Random | None = None) -> Brancher:
-    """The plain branching function ``branch(doms, dual)`` -> children or ``[]``.
+    """The plain branching function ``branch(doms, dual, undo=None)`` -> children or ``[]``
+    (it changes no list: ``undo`` is not used).
 
     It takes the cell with the fewest labels left (MRV; ties by the internal
     cell order) or, with ``dual_branching``, the (all-different asterism,
@@ -74,42 +88,48 @@ def make_plain_brancher(prog: ListcolorProgram, dual_branching: bool,
     ``bit``", to be propagated by the search. ``rng`` shuffles the children.
     """
     m = prog.n_values
-    sizes_from = range(2, m + 1)
     use_dual = dual_branching and bool(prog.dual_groups)
     positions = [prog.groups[g] for g in prog.dual_groups]
     # per cell, its children by value index, made once when the cell is first
-    # branched on (the search pops them, never changes them)
+    # branched on (the search pops them, never changes them); on a large program
+    # (past _ROWS_KEPT children in all) they are made for each node instead
     rows: list[list[Child] | None] = [None] * len(prog.domains)
+    keep_rows = len(prog.domains) * m <= _ROWS_KEPT
 
     def row(c: int) -> list[Child]:
-        kids = rows[c] = [Child(c, 1 << v, None, None, 0) for v in range(m)]
+        kids = [Child(c, 1 << v, None, None, 0) for v in range(m)]
+        if keep_rows:
+            rows[c] = kids
         return kids
 
-    def plain(doms: list[int], dual: list[int]) -> list[Child]:
+    def plain(doms: list[int], dual: list[int], undo: object = None) -> list[Child]:
         sizes = list(map(int.bit_count, doms))
-        dsizes = list(map(int.bit_count, dual)) if use_dual else ()
+        k = _smallest(sizes)
+        dk = 0
+        if use_dual:
+            dsizes = list(map(int.bit_count, dual))
+            dk = _smallest(dsizes)
+            if dk > m:
+                dk = 0
         out: list[Child] = []
-        for k in sizes_from:
-            if k in sizes:
-                c = sizes.index(k)
-                kids = rows[c] or row(c)
-                d = doms[c]
-                while d:
-                    low = d & -d
-                    d ^= low
-                    out.append(kids[low.bit_length() - 1])
-                break
-            if k in dsizes:
-                i = dsizes.index(k)
-                cells = positions[i // m]
-                v = i % m
-                x = dual[i]
-                while x:
-                    low = x & -x
-                    x ^= low
-                    c = cells[low.bit_length() - 1]
-                    out.append((rows[c] or row(c))[v])
-                break
+        if k and (not dk or k <= dk):  # ties: the cell (its sizes are looked at first)
+            c = sizes.index(k)
+            kids = rows[c] or row(c)
+            d = doms[c]
+            while d:
+                low = d & -d
+                d ^= low
+                out.append(kids[low.bit_length() - 1])
+        elif dk:
+            i = dsizes.index(dk)
+            cells = positions[i // m]
+            v = i % m
+            x = dual[i]
+            while x:
+                low = x & -x
+                x ^= low
+                c = cells[low.bit_length() - 1]
+                out.append((rows[c] or row(c))[v])
         else:
             return out
         if rng is not None:
@@ -122,7 +142,8 @@ def make_plain_brancher(prog: ListcolorProgram, dual_branching: bool,
 def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, counter: list[int],
                             stats: dict[str, int], expired: Callable[[], bool],
                             fallback: Brancher, weight: str = "binary") -> Brancher:
-    """The lookahead branching function ``branch(doms, dual)`` -> children, ``[]`` or None.
+    """The lookahead branching function ``branch(doms, dual, undo=None)`` -> children,
+    ``[]`` or None (the changes it makes at the node are recorded in ``undo``).
 
     In the manner of the Satz SAT solver, every *binary choice* -- a cell with
     two labels left, an (all-different asterism, label) pair with two cells
@@ -173,7 +194,8 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
         counter[1] = binary0
         return new_probe(Probe, (w, removed, d, u, trail)) if ok else None
 
-    def branch(doms: list[int], dual: list[int]) -> list[Child] | None:
+    def branch(doms: list[int], dual: list[int], undo: list[tuple[int, int]] | None = None
+               ) -> list[Child] | None:
         while True:
             pairs: list[tuple[int, int, int, int]] = []
             for c, k in enumerate(map(int.bit_count, doms)):
@@ -216,7 +238,7 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
                         return None
                     stats["failed_literals"] += 1
                     c, bit = (c2, b2) if r1 is None else (c1, b1)
-                    if not propagate(doms, dual, [(c, bit)]):
+                    if not propagate(doms, dual, [(c, bit)], None, None, undo):
                         return None
                     changed = True
                     continue
@@ -231,7 +253,7 @@ def make_lookahead_brancher(prog: ListcolorProgram, propagate: Propagator, count
                             events.append((c, keep))
                     if events:
                         stats["dilemma_values"] += len(events)
-                        if not propagate(doms, dual, events):
+                        if not propagate(doms, dual, events, None, None, undo):
                             return None
                         changed = True
                         continue

@@ -12,7 +12,7 @@ from ..diagram import supports
 from ..propagate import cage_sets, supported
 from .listcolor_program import ListcolorProgram
 
-__all__ = ["Propagator", "make_propagator", "settle"]
+__all__ = ["Propagator", "make_propagator", "make_undo", "settle"]
 
 _ARCS, _PEERS = 2, 4  # a changed cell's binary relations (but less), its partial groups
 
@@ -20,17 +20,70 @@ _ARCS, _PEERS = 2, 4  # a changed cell's binary relations (but less), its partia
 Propagator = Callable[..., bool]
 
 
+def make_undo(prog: ListcolorProgram) -> tuple[Callable[[list[int], list[int],
+                                                         list[tuple[int, int]], int], None],
+                                               Callable[[list[int], list[int],
+                                                         list[tuple[int, int]],
+                                                         list[tuple[int, int]]], None]]:
+    """The undo trail's two moves on the lists ``doms`` and their dual table ``dual``.
+
+    ``undo_to(doms, dual, undo, mark)`` undoes the changes recorded in
+    ``undo`` (``(cell, old list)`` pairs, :func:`make_propagator`'s) back to
+    its length ``mark``: each cell gets its old list back and the dual table
+    the positions of the values it regains (the table always holds exactly
+    the positions whose cell's list holds the value, so it follows from the
+    lists). ``move_to(doms, dual, undo, changes)`` narrows the lists to those
+    of ``changes`` (``(cell, new list)`` pairs, each a subset of the cell's
+    list: a lookahead child's), recorded in ``undo``.
+    """
+    m = prog.n_values
+    slots: list[list[tuple[int, int]]] = [[] for _ in prog.domains]
+    for j, g in enumerate(prog.dual_groups):
+        for p, c in enumerate(prog.groups[g]):
+            slots[c].append((j * m, 1 << p))
+
+    def undo_to(doms: list[int], dual: list[int], undo: list[tuple[int, int]], mark: int) -> None:
+        while len(undo) > mark:
+            c, old = undo.pop()
+            r = old ^ doms[c]
+            for base, pbit in slots[c]:
+                rr = r
+                while rr:
+                    low = rr & -rr
+                    rr ^= low
+                    dual[base + low.bit_length() - 1] |= pbit
+            doms[c] = old
+
+    def move_to(doms: list[int], dual: list[int], undo: list[tuple[int, int]],
+                changes: list[tuple[int, int]]) -> None:
+        for c, nd in changes:
+            d = doms[c]
+            if d != nd:
+                undo.append((c, d))
+                r = d ^ nd
+                for base, pbit in slots[c]:
+                    rr = r
+                    while rr:
+                        low = rr & -rr
+                        rr ^= low
+                        dual[base + low.bit_length() - 1] &= ~pbit
+                doms[c] = nd
+
+    return undo_to, move_to
+
+
 def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
                     counter: list[int] | None = None) -> tuple[Propagator, list[int]]:
     """The propagation function of ``prog`` and its counters.
 
-    ``propagate(doms, dual, events, dirty=None, trail=None)`` applies the
+    ``propagate(doms, dual, events, dirty=None, trail=None, undo=None)`` applies the
     events ``(cell, keep)`` (``doms[cell] &= keep``), revises the count groups
     listed in ``dirty`` (indices into ``prog.groups``; cage ``i`` is
     ``len(prog.groups) + i``, diagram ``i`` is ``len(prog.groups) +
     len(prog.cages) + i``), and everything that implies, in place, and answers
     False on a dead end (the lists are then garbage). Every changed cell is
-    appended to ``trail`` when one is given. ``counter[0]`` accumulates the
+    appended to ``trail`` when one is given, and ``(cell, old list)`` to ``undo``
+    before each change (the search's undo trail: :func:`make_undo`). ``counter[0]`` accumulates the
     removed values, ``counter[1]`` the new binary choices (a cell left with
     two labels, a label left with two cells of an asterism); ``counter`` (two
     ints) is the list to count in, a new one when None.
@@ -85,7 +138,8 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
         counter = [0, 0]
 
     def propagate(doms: list[int], dual: list[int], events: list[tuple[int, int]],
-                  dirty: list[int] | None = None, trail: list[int] | None = None) -> bool:
+                  dirty: list[int] | None = None, trail: list[int] | None = None,
+                  undo: list[tuple[int, int]] | None = None) -> bool:
         removed = 0
         binary = 0
         queued = None
@@ -108,6 +162,8 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
                     counter[0] += removed
                     counter[1] += binary
                     return False
+                if undo is not None:
+                    undo.append((c, d))
                 doms[c] = nd
                 if nd.bit_count() == 2:
                     binary += 1

@@ -16,6 +16,7 @@ from typing import Any
 from .. import formats
 from ..api import DEFAULT_BACKEND, solve
 from ..backends import REGISTRY
+from ..batch import solve_many
 from ..board import Board
 from ..errors import UsageError
 from ..model import build_model
@@ -177,14 +178,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
         options["log"] = "true"  # the backend's own search log (on stderr)
     records, failed, unfinished = [], [], 0
     start = time.perf_counter()
+    batch = iter(solve_many([b for _, b in instances], limit=limit, **options)
+                 if collection and args.backend == "listcolor" and not args.verbose
+                 and args.time_limit is None and args.seed is None and args.filtering == "lists"
+                 and args.memory_limit is None else ())  # a collection in one call of C
     for name, board in instances:
         if args.verbose:
             _describe_model(name, board, args.filtering)
         guard: contextlib.AbstractContextManager[Any] = (
             _StdoutToStderr() if args.verbose else contextlib.nullcontext())
         with guard:
-            result = solve(board, args.backend, limit=limit, time_limit=args.time_limit,
-                           seed=args.seed, filtering=args.filtering, **options)
+            result = next(batch, None) or solve(
+                board, args.backend, limit=limit, time_limit=args.time_limit, seed=args.seed,
+                filtering=args.filtering, **options)
         checks = result.violations(board)
         record = solve_record(name, board, result, checks)
         records.append(record)

@@ -1,0 +1,164 @@
+"""Batch solving: a collection of boards, those of one structure solved in one call of C.
+
+:func:`solve_many` groups the boards by structure (the same cells, asterisms,
+labels and relations: only the clues differ, as in a Sudoku collection),
+builds and compiles the Model of each structure once, and hands every board
+of it to listcolor's compiled core at once (``run_many``: the givens of all
+the boards in one bytes object). Each board is settled and searched exactly
+as :func:`futocp.solve` would (the same search from the same root lists: the
+core's settling reaches the fixpoint the Model's list filtering starts), so
+the solutions and their order are the same.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .api import solve
+from .backends import get_backend
+from .backends import listcolor as _lc
+from .board import Board
+from .errors import SolverError
+from .model import build_model
+from .records import stop_reason
+from .result import Result
+from .verify import verify
+
+__all__ = ["solve_many"]
+
+_BATCH_OPTIONS = frozenset({"lookahead", "weight", "branching", "hidden_singles"})
+"""The options the batch path takes; any other (``workers``, ``core``, a time limit,
+a seed) solves board by board."""
+
+
+def solve_many(boards: Iterable[Board], backend: str = "listcolor", *, limit: int | None = 1,
+               **options: Any) -> list[Result]:
+    """Solve every board of a collection; one Result per board, in order.
+
+    With ``backend="listcolor"`` and its compiled core built, the boards of one
+    structure are solved in one call of the core (the compiled program is
+    kept; only the givens differ). Other backends, other options (``seed``,
+    ``time_limit``, ``workers``, ``core``) and programs the core does not take
+    are solved board by board with :func:`futocp.solve`.
+
+    Every solution is verified before it is returned, with the semantics of
+    :func:`futocp.verify.verify` (every label a label of the board, the
+    clues kept, every asterism holding the board's multiset of labels, every
+    relation holding). On the batch path the core checks the labels, clues and
+    asterisms in C, on the label tuples it returns (against the board's own
+    asterisms and clues, not the compiled program); the relations of a board
+    that has any are checked by :func:`~futocp.verify.verify` itself. A wrong
+    solution raises :class:`~futocp.errors.SolverError`.
+
+    Args:
+        boards: The boards.
+        backend: A backend name (default ``listcolor``, the batch path).
+        limit: Most solutions per board (None: all).
+        **options: The backend's options (and ``time_limit``, ``seed``,
+            ``filtering`` as :func:`futocp.solve` takes them).
+
+    Returns:
+        The Results, in the order of ``boards``: the status and solutions of
+        :func:`futocp.solve`'s, and its counters. One difference: a board whose
+        givens and list filtering decide every cell is answered by
+        :func:`futocp.solve` without a search, ``exhausted`` (it knows the
+        solution is the only one); the batch searches it, and with ``limit``
+        reached does not claim that. On the batch path a Result's
+        ``solve_s`` and ``wall_s`` are its share of the whole call (the
+        boards are not timed one by one) and ``build_s`` is 0 but for the
+        first board of each structure, which pays for the Model.
+
+    Raises:
+        SolverError: A solution fails verification.
+        UsageError, UnsupportedError: As :func:`futocp.solve`.
+    """
+    boards = list(boards)
+    if backend != "listcolor" or not set(options) <= _BATCH_OPTIONS or not _lc.core_available():
+        return [_checked(solve(b, backend, limit=limit, **options)) for b in boards]
+    out: list[Result | None] = [None] * len(boards)
+    for indices in _by_structure(boards).values():
+        for i, result in zip(indices, _solve_group([boards[i] for i in indices], limit, options),
+                             strict=True):
+            out[i] = result
+    return [r for r in out if r is not None]
+
+
+def _checked(result: Result) -> Result:
+    """``result`` once every solution of it passes :func:`~futocp.verify.verify`."""
+    board = result.board
+    for sol in result.solutions:
+        if board is not None and (broken := verify(board, sol)):
+            raise SolverError(f"backend {result.backend!r} answered a wrong solution: {broken[0]}")
+    return result
+
+
+def _by_structure(boards: Sequence[Board]) -> dict[Any, list[int]]:
+    """The indices of the boards per structure (everything but the clues)."""
+    groups: dict[Any, list[int]] = {}
+    seen: dict[tuple[int, ...], Any] = {}  # by identity first: boards often share their parts
+    for i, b in enumerate(boards):
+        ids = (id(b.asterisms), id(b.labels), id(b.relations), b.n_cells)
+        key = seen.get(ids)
+        if key is None:
+            key = seen[ids] = (b.n_cells, b.asterisms, b.labels, b.relations)
+        groups.setdefault(key, []).append(i)
+    return groups
+
+
+def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, Any]
+                 ) -> list[Result]:
+    """The boards of one structure: in one call of the compiled core, or (a program
+    the core does not take) one by one."""
+    t0 = time.perf_counter()
+    solver = get_backend("listcolor")
+    opts = solver.parse_options(options)
+    first = boards[0]
+    model = build_model(first)
+    solver.check(model)
+    prog = _lc.compile_program(model)
+    native = _lc._native_program(prog)
+    if native is None or _lc.core_fallback(prog):
+        return [_checked(solve(b, "listcolor", limit=limit, **options)) for b in boards]
+    values = model.values
+    index = {v: i + 1 for i, v in enumerate(values)}
+    n = first.n_cells
+    givens = bytearray(n * len(boards))
+    for j, b in enumerate(boards):
+        off = j * n
+        for c, v in b.clues:
+            givens[off + c] = index[v]
+    # the lists before the clues: the one-cell relations' givens (no filtering)
+    bare = build_model(replace(first, clues=()), filtering="none").domains
+    base = [bare[c] for c in prog.cells]
+    want = [first.multiplicity.get(v, 0) for v in values]
+    weights = [opts["weight"]]
+    if opts["weight"] == "portfolio":
+        weights = ["removed", "binary"] if limit == 1 else ["removed"]
+    t1 = time.perf_counter()
+    rows = _lc._native_module(native).run_many(
+        native, base, bytes(givens), len(boards), limit, opts["lookahead"], weights,
+        opts["branching"] == "dual", opts["hidden_singles"], first.asterisms, want)
+    share = (time.perf_counter() - t1) / len(boards)
+    build = t1 - t0
+    out = []
+    for b, row in zip(boards, rows, strict=True):
+        finished, nodes, backtracks, max_depth, probes, failed, dilemma, removed, ok, sols = row
+        if not ok or (b.relations and any(verify(b, s) for s in sols)):
+            bad = next(s for s in sols if verify(b, s))
+            raise SolverError(f"listcolor's batch answered a wrong solution: {verify(b, bad)[0]}")
+        stats = {"nodes": nodes, "backtracks": backtracks, "removed_values": removed,
+                 "max_depth": max_depth, "probes": probes, "failed_literals": failed,
+                 "dilemma_values": dilemma, "core": "compiled", "batch": True,
+                 "build_s": build, "solve_s": share, "wall_s": build + share}
+        build = 0.0
+        result = solver.outcome(sols, finished, limit, stats)
+        result.backend = "listcolor"
+        result.board = b
+        result.limit = limit
+        stats["stopped"] = stop_reason(True, result.status.value, result.finished,
+                                       result.exhausted, stats)
+        out.append(result)
+    return out

@@ -1,0 +1,128 @@
+"""``futocp.solve_many``: the same answers as ``futocp.solve`` board by board, in one call
+of listcolor's compiled core per structure (``run_many``), every solution verified."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import futocp
+from futocp import formats
+from futocp.backends import listcolor
+from futocp.backends.listcolor import compile_program
+from futocp.batch import solve_many
+from futocp.board import Board
+from futocp.errors import SolverError
+from futocp.families import futoshiki, latin_square, sudoku
+from futocp.model import build_model
+
+from .strategies import futoshiki_boards, multiset_boards, relation_boards
+
+needs_core = pytest.mark.skipif(not listcolor.core_available(),
+                                reason="the compiled core of listcolor is not built")
+
+
+def _same(boards: list[Board], limit: int | None = 1, **options: object) -> list[futocp.Result]:
+    """solve_many's Results, checked against futocp.solve board by board."""
+    many = solve_many(boards, limit=limit, **options)
+    assert len(many) == len(boards)
+    for board, got in zip(boards, many, strict=True):
+        want = futocp.solve(board, "listcolor", limit=limit, **options)
+        assert got.board is board
+        assert (got.status, got.solutions) == (want.status, want.solutions)
+        if not want.stats.get("decided"):  # solve's shortcut knows a decided board's only one
+            assert got.exhausted == want.exhausted
+        for s in got.solutions:
+            assert not futocp.verify(board, s)
+    return many
+
+
+@needs_core
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(futoshiki_boards(), multiset_boards(), relation_boards()),
+                min_size=1, max_size=4), st.sampled_from([1, 2, None]))
+def test_solve_many_equals_solve(boards: list[Board], limit: int | None) -> None:
+    _same(boards, limit)
+
+
+@needs_core
+def test_mixed_structures_keep_their_order_and_counters() -> None:
+    top = formats.read_many("instances/sudoku/top95.txt")[:6]
+    boards = [top[0], latin_square(4, [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]),
+              top[1], futoshiki(4, less=[((0, 0), (0, 1))]), *top[2:],
+              sudoku((2, 2), [[1, 1, 0, 0], [0] * 4, [0] * 4, [0] * 4])]  # the last: no solution
+    many = _same(boards)
+    assert [r.status.value for r in many][-1] == "unsat"
+    for board, got in zip(boards[:3], many[:3], strict=True):
+        want = futocp.solve(board, "listcolor")
+        for key in ("nodes", "backtracks", "probes", "max_depth", "removed_values"):
+            assert got.stats[key] == want.stats[key], key
+    assert all(r.stats.get("batch") for r in many)
+
+
+def test_other_backends_and_options_solve_board_by_board() -> None:
+    boards = [latin_square(3), latin_square(3, [[1, 0, 0], [0, 0, 0], [0, 0, 0]])]
+    for r in solve_many(boards, "listcolor", core="python") + solve_many(boards, "bt"):
+        assert r.solutions and not futocp.verify(r.board, r.solutions[0])
+        assert not r.stats.get("batch")
+
+
+@needs_core
+def test_a_wrong_solution_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core's check said no (test_the_core_checks_its_solutions checks that it does)."""
+    board = latin_square(3)
+    module = listcolor._core
+
+    def wrong(*args: object) -> list[tuple[object, ...]]:
+        rows = real(*args)
+        return [(*row[:-2], False, [tuple(1 for _ in range(9))]) for row in rows]
+
+    real = module.run_many
+    monkeypatch.setattr(module, "run_many", wrong)
+    with pytest.raises(SolverError):
+        solve_many([board])
+
+
+def _native(board: Board) -> tuple[object, object, int, int]:
+    prog = compile_program(build_model(board))
+    native = listcolor._native_program(prog)
+    return listcolor._native_module(native), native, len(prog.cells), prog.n_values
+
+
+@needs_core
+def test_the_core_checks_its_solutions() -> None:
+    board = latin_square(3)
+    module, native, n, m = _native(board)
+    args = [(1 << m) - 1] * n, bytes(n), 1, 1, "auto", ["removed"], False, True
+    (row,) = module.run_many(native, *args, board.asterisms, [1] * m)
+    assert row[-2] is True and len(row[-1]) == 1
+    (row,) = module.run_many(native, *args, board.asterisms, [2, 1, 0])  # a wrong multiset
+    assert row[-2] is False
+
+
+@needs_core
+@pytest.mark.parametrize("change", [
+    {"givens": b"\x00" * 8},                  # not count * n bytes
+    {"givens": b"\x09" + b"\x00" * 8},        # a value beyond the 3
+    {"count": -1},
+    {"base": [7] * 8},                        # one list short
+    {"base": [15] + [7] * 8},                 # a list beyond the values
+    {"asterisms": [[0, 1, 9]]},               # a cell out of range
+    {"asterisms": [[0, 0, 1]]},               # a cell twice
+    {"want": [1, 1]},                         # not one count per value
+    {"want": [1, 1, -1]},
+    {"limit": "x"},
+    {"mode": "sometimes"},
+    {"weights": ["heavy"]},
+])
+def test_run_many_refuses_bad_input(change: dict[str, object]) -> None:
+    board = latin_square(3)
+    module, native, n, m = _native(board)
+    args: dict[str, object] = {
+        "base": [7] * n, "givens": bytes(n), "count": 1, "limit": 1, "mode": "auto",
+        "weights": ["removed"], "dual": False, "hs": True, "asterisms": board.asterisms,
+        "want": [1] * m}
+    args.update(change)
+    with pytest.raises((ValueError, TypeError)):
+        module.run_many(native, *args.values())
