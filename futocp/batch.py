@@ -87,11 +87,13 @@ def solve_many(boards: Iterable[Board], backend: str = "listcolor", *, limit: in
 
 
 def _checked(result: Result) -> Result:
-    """``result`` once every solution of it passes :func:`~futocp.verify.verify`."""
-    board = result.board
-    for sol in result.solutions:
-        if board is not None and (broken := verify(board, sol)):
-            raise SolverError(f"backend {result.backend!r} answered a wrong solution: {broken[0]}")
+    """``result`` once every solution of it passes :func:`~futocp.verify.verify`
+    (its verdicts kept: :meth:`~futocp.result.Result.violations`)."""
+    if result.board is not None:
+        for broken in result.violations():
+            if broken:
+                raise SolverError(
+                    f"backend {result.backend!r} answered a wrong solution: {broken[0]}")
     return result
 
 
@@ -146,9 +148,13 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
     out = []
     for b, row in zip(boards, rows, strict=True):
         finished, nodes, backtracks, max_depth, probes, failed, dilemma, removed, ok, sols = row
-        if not ok or (b.relations and any(verify(b, s) for s in sols)):
-            bad = next(s for s in sols if verify(b, s))
-            raise SolverError(f"listcolor's batch answered a wrong solution: {verify(b, bad)[0]}")
+        # the core checked clues and asterisms; relations are checked here
+        verdicts = ({i: verify(b, s) for i, s in enumerate(sols)} if b.relations or not ok
+                    else {i: [] for i in range(len(sols))})
+        broken = next((v for v in verdicts.values() if v), None)
+        if broken or not ok:
+            why = broken[0] if broken else "the compiled core's check failed"
+            raise SolverError(f"listcolor's batch answered a wrong solution: {why}")
         stats = {"nodes": nodes, "backtracks": backtracks, "removed_values": removed,
                  "max_depth": max_depth, "probes": probes, "failed_literals": failed,
                  "dilemma_values": dilemma, "core": "compiled", "batch": True,
@@ -158,6 +164,7 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
         result.backend = "listcolor"
         result.board = b
         result.limit = limit
+        result.verdicts = verdicts  # checked: futocp.verify's verdicts, kept
         stats["stopped"] = stop_reason(True, result.status.value, result.finished,
                                        result.exhausted, stats)
         out.append(result)
