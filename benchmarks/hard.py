@@ -265,6 +265,8 @@ def run_system(system: str, board: Board, cap: float) -> dict[str, Any]:
     # a futocp backend stops itself at the cap (its counters say how far it got); the
     # kill 5 s later is for one that does not; a peer has no limit and is killed at the cap
     peer = system in PEERS
+    if peer and board.relations:  # the peers here model the grid only (QWH)
+        return {"status": "n/a", "s": cap}
     out = run_isolated(_peer if peer else _futocp, {"board": board, "system": system,
                                                     "cap": cap}, cap if peer else cap + 5,
                        "forkserver")
@@ -281,21 +283,31 @@ def run_system(system: str, board: Board, cap: float) -> dict[str, Any]:
 
 
 def measure(names: Sequence[tuple[str, str | Board]], systems: Sequence[str], cap: float,
-            kind: str = "qwh") -> dict[str, Any]:
-    """Every system on every instance (a QWH path or a Board), interleaved; prints a
-    line per run. Each row says its ``set`` (``kind``)."""
+            kind: str = "qwh", repeat: int = 1) -> dict[str, Any]:
+    """Every system on every instance (a QWH path or a Board), interleaved, ``repeat``
+    times (the median time is kept: :func:`_median_run`); prints a line per instance
+    and system. Each row says its ``set`` (``kind``)."""
     rows: dict[str, Any] = {}
     for name, path in names:
         board = path if isinstance(path, Board) else _board(path)
         holes = board.n_cells - len(board.clues)
-        rows[name] = {"order": board.k, "holes": holes, "runs": {}, "set": kind}
+        runs: dict[str, list[dict[str, Any]]] = {s: [] for s in systems}
+        for _ in range(repeat):
+            for system in systems:
+                runs[system].append(run_system(system, board, cap))
+        rows[name] = {"order": board.k, "holes": holes, "set": kind,
+                      "runs": {s: _median_run(runs[s]) for s in systems}}
         for system in systems:
-            r = run_system(system, board, cap)
-            rows[name]["runs"][system] = r
+            r = rows[name]["runs"][system]
             extra = f" by {r['answered_by']}" if r.get("answered_by") else ""
             print(f"  {name:<32} {system:<14} {r['status']:<8} {r['s']:8.2f}s{extra}",
                   flush=True)
     return rows
+
+
+def _median_run(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The run of median time (the upper median: a time-out counts as the cap)."""
+    return sorted(runs, key=lambda r: r["s"])[len(runs) // 2]
 
 
 def _solved(r: dict[str, Any]) -> bool:
@@ -515,6 +527,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="futocp backends (name[:k=v]...), comma-separated")
     p.add_argument("--peers", default=",".join(PEERS), help="peers (comma-separated; '' none)")
     p.add_argument("--no-auto", action="store_true", help="leave auto out")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="runs per instance and system, interleaved; the median is kept")
     p.add_argument("--json", metavar="FILE", help="save the measurements")
     p.add_argument("--from", dest="load", metavar="FILE", help="read saved measurements")
     p.add_argument("--write-choices", action="store_true",
@@ -541,9 +555,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(names) + sum(map(len, small.values()))} instances x {len(systems)} "
               f"systems, cap {args.cap:g} s; load average {load[0]:.2f} {load[1]:.2f} "
               f"{load[2]:.2f}", flush=True)
-        rows = measure(names, systems, args.cap)
+        rows = measure(names, systems, args.cap, repeat=args.repeat)
         for kind, boards in small.items():
-            rows.update(measure(boards, systems, args.cap, kind))
+            rows.update(measure(boards, systems, args.cap, kind, args.repeat))
         data = {"cap": args.cap, "systems": systems, "rows": rows,
                 "loadavg": [round(x, 2) for x in load],
                 "loadavg_end": [round(x, 2) for x in os.getloadavg()],

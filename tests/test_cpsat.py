@@ -202,3 +202,14 @@ def test_cp_model_import_defers_pandas_and_pandas_still_works() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False", "True", "True"]
+
+
+def test_a_seed_keeps_presolve_where_the_variables_are_permuted() -> None:
+    from futocp.backends.cpsat import tuned_parameters
+
+    small = build_model(latin_square(4))
+    opts = CpsatBackend.parse_options({})
+    assert "cp_model_presolve" not in tuned_parameters(small, opts, seed=3)
+    assert "symmetry_level" in tuned_parameters(small, opts, seed=3)
+    off = CpsatBackend.parse_options({"presolve": "off"})
+    assert tuned_parameters(small, off, seed=3)["cp_model_presolve"] is False

@@ -593,10 +593,13 @@ class CpsatBackend(StreamBackend):
         """What CP-SAT holds while it loads the model (:data:`BYTES_PER_LITERAL`)."""
         return model.n_cells * model.n_values * BYTES_PER_LITERAL / 2 ** 20
 
-def tuned_parameters(model: Model, options: Mapping[str, Any]) -> dict[str, Any]:
+def tuned_parameters(model: Model, options: Mapping[str, Any],
+                     seed: int | None = None) -> dict[str, Any]:
     """The CP-SAT parameters options ``presolve``, ``probing``, ``symmetry`` and
     ``linearization`` set for ``model`` (:data:`TUNABLE`): each one that is ``off``,
-    or ``auto`` on a model of at most ``small_literals`` cells x values.
+    or ``auto`` on a model of at most ``small_literals`` cells x values -- except
+    presolve under a ``seed``: CP-SAT permutes the variables by the seed in its
+    presolve, so without it every seed would search alike.
 
     Example:
         >>> from futocp.families import latin_square
@@ -611,6 +614,8 @@ def tuned_parameters(model: Model, options: Mapping[str, Any]) -> dict[str, Any]
     out: dict[str, Any] = {}
     for name, (param, off) in TUNABLE.items():
         how = options.get(name, "auto")
+        if how == "auto" and name == "presolve" and seed is not None:
+            continue
         if how == "off" or (how == "auto" and small):
             out[param] = off
     return out
@@ -630,7 +635,7 @@ def _stream_cpsat(backend: CpsatBackend, emit: Emit, model: Model, limit: int | 
     params = solver.parameters
     params.num_workers = options["workers"]
     params.log_search_progress = options["log"]
-    for key, value in tuned_parameters(model, options).items():
+    for key, value in tuned_parameters(model, options, seed).items():
         setattr(params, key, value)
     if seed is not None:
         params.random_seed = seed
