@@ -451,12 +451,35 @@ def _bucket_rule(lo: int, hi: int, dense: bool, rows: dict[str, Any], cap: float
         members.append({"backend": m.backend, **({"options": dict(m.options)} if m.options else {})})
     density = {"min_density": DENSE} if dense else {"max_density": round(DENSE - 1e-4, 4)}
     close = _second_wins(ranked, inside)
+    first_try = _first_try_s(ranked, inside)
     return {"name": f"qwh-order-{lo}-{hi}-{'empty' if dense else 'holes'}",
             "when": {"kind": ["latin-square"], "relations": "none", "min_order": lo,
                      "max_order": hi, **density},
             "members": members, **({"stagger": 0.0} if close else {}),
+            **({"first_try_s": first_try} if close and first_try else {}),
             "why": f"measured on {len(inside)} file(s), cap {cap:g} s: {why}"
-                   + (f"; {close}: no stagger" if close else "")}
+                   + (f"; {close}: no stagger" if close else "")
+                   + (f"; first try {first_try:g} s: twice the first member's slowest win, "
+                      "at most a quarter of the second's fastest" if close and first_try
+                      else "")}
+
+
+def _first_try_s(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> float | None:
+    """auto's first try for a bucket whose second member wins some files: twice the
+    first member's slowest win, at most a quarter of the second's fastest win."""
+    if len(ranked) < 2:
+        return None
+    first, second = ranked[0], ranked[1]
+    mine, theirs = [], []
+    for row in inside:
+        a, b = row["runs"][first], row["runs"][second]
+        if _solved(a) and (not _solved(b) or a["s"] <= b["s"]):
+            mine.append(a["s"])
+        elif _solved(b):
+            theirs.append(b["s"])
+    if not mine or not theirs:
+        return None
+    return round(min(2 * max(mine), 0.25 * min(theirs)), 2)
 
 
 def _second_wins(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> str:

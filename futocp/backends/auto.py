@@ -240,11 +240,17 @@ def rule_stagger(rule: str, table: Mapping[str, Any] | None = None) -> float:
         >>> rule_stagger("no such rule")
         1.0
     """
+    return _rule_setting(rule, "stagger", STAGGER_S, table)
+
+
+def _rule_setting(rule: str, key: str, default: float,
+                  table: Mapping[str, Any] | None = None) -> float:
+    """A number the table's rule called ``rule`` gives under ``key``, else ``default``."""
     table = load_choices() if table is None else table
     for r in table.get("rules", ()):
-        if r.get("name") == rule and "stagger" in r:
-            return float(r["stagger"])
-    return STAGGER_S
+        if r.get("name") == rule and key in r:
+            return float(r[key])
+    return default
 
 
 def fallbacks(model: Model, limit: int | None, tried: Sequence[Member]) -> list[Member]:
@@ -274,14 +280,16 @@ the pipe, the answer sent back: 10-40 ms with the machine's load)."""
 _FIRST_TRY_BACKENDS = ("listcolor",)  # in-process members that answer small boards at once
 
 
-def first_try_budget(member: Member, model: Model, memory_limit: float | None) -> float | None:
+def first_try_budget(member: Member, model: Model, memory_limit: float | None,
+                     rule: str | None = None) -> float | None:
     """Seconds for which ``member`` runs in this process before the portfolio, or None.
 
     A portfolio costs a fork per member; on a small board its first member answers
     in milliseconds, so auto tries it alone first: when ``member`` is ``listcolor``
     with its compiled core, without options of its own, on a model of at most
     :data:`FIRST_TRY_MAX_LITERALS` cells x values and at most 64 values (the
-    core's narrow lists), and no memory limit asks for a child process.
+    core's narrow lists), and no memory limit asks for a child process: the table
+    ``rule``'s ``first_try_s`` (measured), else :data:`FIRST_TRY_BUDGET_S`.
 
     Example:
         >>> from futocp.families import latin_square
@@ -294,7 +302,10 @@ def first_try_budget(member: Member, model: Model, memory_limit: float | None) -
         return None
     from .listcolor import core_available
 
-    return FIRST_TRY_BUDGET_S if core_available() else None
+    if not core_available():
+        return None
+    return FIRST_TRY_BUDGET_S if rule is None else _rule_setting(rule, "first_try_s",
+                                                                 FIRST_TRY_BUDGET_S)
 
 
 def _definitive(result: Result, limit: int | None) -> bool:
@@ -441,7 +452,7 @@ class AutoBackend(Backend):
         memory_limit = active_limits().memory_limit
         if options["workers"] > 1:  # before a portfolio, its first member alone, if it is quick
             first, rule = self._members(model, limit, {**options, "workers": 1})
-            quick = self._first_try(model, first[0], limit, deadline, seed, memory_limit)
+            quick = self._first_try(model, first[0], limit, deadline, seed, memory_limit, rule)
             if quick is not None:  # answered in this process: no fork, no other member imported
                 return self._answer(model, quick, first[:1], rule, time_limit, deadline)
         members, rule = self._members(model, limit, options)
@@ -462,11 +473,11 @@ class AutoBackend(Backend):
         return self._answer(model, run, ran, rule, time_limit, deadline)
 
     def _first_try(self, model: Model, member: Member, limit: int | None, deadline: Deadline,
-                   seed: int | None, memory_limit: float | None) -> _Run | None:
+                   seed: int | None, memory_limit: float | None, rule: str) -> _Run | None:
         """``member`` alone in this process for :func:`first_try_budget` seconds: its run
         when it answered definitively, else None (the members then run as chosen; only
         the budget is lost)."""
-        budget = first_try_budget(member, model, memory_limit)
+        budget = first_try_budget(member, model, memory_limit, rule)
         if budget is None:
             return None
         left = deadline.remaining()
