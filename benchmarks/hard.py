@@ -57,8 +57,8 @@ from futocp.verify import verify
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-__all__ = ["PEERS", "FIXED_RULES", "instances", "run_system", "judged_run", "measure", "summary",
-           "frontier", "write_choices", "top1465", "main"]
+__all__ = ["PEERS", "FIXED_RULES", "instances", "small_sets", "run_system", "judged_run",
+           "measure", "summary", "auto_target", "frontier", "write_choices", "top1465", "main"]
 
 DATA = os.path.join(ROOT, "instances", "qwh")
 CHOICES = os.path.join(ROOT, "futocp", "backends", "auto_choices.json")
@@ -74,10 +74,11 @@ FIXED_RULES: list[dict[str, Any]] = [
      "why": "counting: listcolor is the fastest counter (count_rank 0, benchmarks/sudoku.py), "
             "cpsat second"},
     {"name": "small", "when": {"max_cells": 256},
-     "members": [{"backend": "listcolor"}],
+     "members": [{"backend": "listcolor"}, {"backend": "sat"}], "stagger": 0.0,
      "why": "up to 16x16: listcolor is fastest on 9x9 Futoshiki (0.32x cpsat), Killer (0.63x) "
-            "and adjacent Futoshiki (0.42x), in milliseconds: a second process would cost more "
-            "than the search"},
+            "and most adjacent Futoshiki (0.42x), in milliseconds (auto's first try, in "
+            "process); sat wins some adjacent 9x9 Recursive boards (0.02-0.03 s where "
+            "listcolor takes 1.6 s, issue 25), so the two race at once after the first try"},
 ]
 DEFAULT_RULE: dict[str, Any] = {
     "name": "default", "when": {},
@@ -124,6 +125,38 @@ def instances(csplib: int = 4, only: Sequence[str] = ()) -> list[tuple[str, str]
 
     out = [(os.path.basename(p), p) for p in sorted(paths, key=key)]
     return [(n, p) for n, p in out if not only or any(s in n for s in only)]
+
+
+ADJACENT_IDS = os.path.join(ROOT, "tests", "data", "unequal-graded.tsv")
+KROPKI = os.path.join(ROOT, "instances", "kropki")
+
+
+def small_sets(sets: Sequence[str]) -> dict[str, list[tuple[str, Board]]]:
+    """The small-board sets of issue 25 by name: ``adjacent`` (the adjacent-mode Tatham
+    Unequal ids of ``tests/data/unequal-graded.tsv`` and ``instances/futoshiki-adjacent``,
+    named by their generator spec and grade) and ``kropki`` (``instances/kropki``)."""
+    from futocp.formats import loads
+
+    out: dict[str, list[tuple[str, Board]]] = {}
+    if "adjacent" in sets:
+        boards: list[tuple[str, Board]] = []
+        with open(ADJACENT_IDS, encoding="utf-8") as fh:
+            for k, line in enumerate(fh):
+                spec, _, rest = line.strip().partition("\t")
+                grade, _, game = rest.partition("\t")
+                if not line.startswith("#") and "a:" in game:
+                    boards.append((f"{spec.split('#')[0]}-{grade.lower()}-{k}",
+                                   loads(game, format="tatham")))
+        for path in [*sorted(glob.glob(os.path.join(ROOT, "instances", "futoshiki-adjacent", "*"))),
+                     os.path.join(ROOT, "benchmarks", "unequal-9adr.tatham")]:
+            for i, board in enumerate(read_many(path)):
+                boards.append((f"{os.path.basename(path)}#{i + 1}", board))
+        out["adjacent"] = boards
+    if "kropki" in sets:
+        out["kropki"] = [(f"{os.path.basename(p)}#{i + 1}", b)
+                         for p in sorted(glob.glob(os.path.join(KROPKI, "*")))
+                         for i, b in enumerate(read_many(p))]
+    return out
 
 
 def _board(path: str) -> Board:
@@ -232,6 +265,8 @@ def run_system(system: str, board: Board, cap: float) -> dict[str, Any]:
     # a futocp backend stops itself at the cap (its counters say how far it got); the
     # kill 5 s later is for one that does not; a peer has no limit and is killed at the cap
     peer = system in PEERS
+    if peer and board.relations:  # the peers here model the grid only (QWH)
+        return {"status": "n/a", "s": cap}
     return judged_run(_peer if peer else _futocp, {"board": board, "system": system, "cap": cap},
                       board, cap, cap if peer else cap + 5)
 
@@ -254,21 +289,32 @@ def judged_run(target: Any, task: dict[str, Any], board: Board, cap: float, kill
     return value
 
 
-def measure(names: Sequence[tuple[str, str]], systems: Sequence[str], cap: float
-            ) -> dict[str, Any]:
-    """Every system on every instance, interleaved; prints a line per run."""
+def measure(names: Sequence[tuple[str, str | Board]], systems: Sequence[str], cap: float,
+            kind: str = "qwh", repeat: int = 1) -> dict[str, Any]:
+    """Every system on every instance (a QWH path or a Board), interleaved, ``repeat``
+    times (the median time is kept: :func:`_median_run`); prints a line per instance
+    and system. Each row says its ``set`` (``kind``)."""
     rows: dict[str, Any] = {}
     for name, path in names:
-        board = _board(path)
+        board = path if isinstance(path, Board) else _board(path)
         holes = board.n_cells - len(board.clues)
-        rows[name] = {"order": board.k, "holes": holes, "runs": {}}
+        runs: dict[str, list[dict[str, Any]]] = {s: [] for s in systems}
+        for _ in range(repeat):
+            for system in systems:
+                runs[system].append(run_system(system, board, cap))
+        rows[name] = {"order": board.k, "holes": holes, "set": kind,
+                      "runs": {s: _median_run(runs[s]) for s in systems}}
         for system in systems:
-            r = run_system(system, board, cap)
-            rows[name]["runs"][system] = r
+            r = rows[name]["runs"][system]
             extra = f" by {r['answered_by']}" if r.get("answered_by") else ""
             print(f"  {name:<32} {system:<14} {r['status']:<8} {r['s']:8.2f}s{extra}",
                   flush=True)
     return rows
+
+
+def _median_run(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The run of median time (the upper median: a time-out counts as the cap)."""
+    return sorted(runs, key=lambda r: r["s"])[len(runs) // 2]
 
 
 def _solved(r: dict[str, Any]) -> bool:
@@ -318,6 +364,46 @@ def summary(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+TARGET = 1.2
+"""Issue 25: auto within this factor of the best single futocp backend on every file."""
+SLACK_S = 0.01
+"""Below this many seconds apart, two times count as equal in :func:`auto_target`
+(a process's own jitter)."""
+
+
+def auto_target(data: dict[str, Any]) -> list[str]:
+    """Issue 25's target per set: on how many files auto is within :data:`TARGET` of the
+    best single futocp backend (or :data:`SLACK_S` from it), its worst ratios, and
+    its solved count against every other system's, as markdown lines."""
+    rows, systems = data["rows"], data["systems"]
+    if "auto" not in systems:
+        return []
+    ours = [s for s in systems if s not in PEERS and not s.startswith("auto")]
+    lines = ["| set | files | auto within 1.2x (or 10 ms) | worst auto / best backend | "
+             "auto solved | most solved by another system |", "|---|---:|---:|---|---:|---|"]
+    for kind in dict.fromkeys(row.get("set", "qwh") for row in rows.values()):
+        inside = {n: r for n, r in rows.items() if r.get("set", "qwh") == kind}
+        ratios = []
+        ok = 0
+        for name, row in inside.items():
+            runs = row["runs"]
+            best = min((runs[s]["s"] for s in ours if _solved(runs[s])), default=None)
+            a = runs["auto"]
+            if best is None:
+                ok += 1  # no single backend solved it: nothing to lose to
+                continue
+            good = _solved(a) and a["s"] <= max(TARGET * best, best + SLACK_S)
+            ok += good
+            ratios.append(((a["s"] / best if best > 0 else float("inf")) if _solved(a)
+                           else float("inf"), name))
+        worst = ", ".join(f"{n} {r:.2f}" for r, n in sorted(ratios, reverse=True)[:3])
+        solved = {s: sum(_solved(r["runs"][s]) for r in inside.values()) for s in systems}
+        other = max((s for s in systems if s != "auto"), key=lambda s: solved[s])
+        lines.append(f"| {kind} | {len(inside)} | {ok}/{len(inside)} | {worst or '-'} | "
+                     f"{solved['auto']} | {other} {solved[other]} |")
+    return lines
+
+
 def frontier(data: dict[str, Any]) -> list[str]:
     """Per lsencode file: which systems solved it within the cap, the fastest, and auto's
     answer (the member that answered), as markdown lines."""
@@ -347,7 +433,8 @@ def _bucket_rule(lo: int, hi: int, dense: bool, rows: dict[str, Any], cap: float
     """The QWH rule for orders ``lo..hi`` and density (holes / cells) from
     :data:`DENSE` (``dense``) or below: the measured futocp systems ranked by solved
     count (most first), then median time (a time-out counts as the cap)."""
-    inside = [row for row in rows.values() if lo <= row["order"] <= hi
+    inside = [{"name": name, **row} for name, row in rows.items()
+              if row.get("set", "qwh") == "qwh" and lo <= row["order"] <= hi
               and (row["holes"] / row["order"] ** 2 >= DENSE) == dense]
     if not inside:
         return None
@@ -370,11 +457,49 @@ def _bucket_rule(lo: int, hi: int, dense: bool, rows: dict[str, Any], cap: float
         m = Member.parse(s)
         members.append({"backend": m.backend, **({"options": dict(m.options)} if m.options else {})})
     density = {"min_density": DENSE} if dense else {"max_density": round(DENSE - 1e-4, 4)}
+    close = _second_wins(ranked, inside)
+    first_try = _first_try_s(ranked, inside)
     return {"name": f"qwh-order-{lo}-{hi}-{'empty' if dense else 'holes'}",
             "when": {"kind": ["latin-square"], "relations": "none", "min_order": lo,
                      "max_order": hi, **density},
-            "members": members,
-            "why": f"measured on {len(inside)} file(s), cap {cap:g} s: {why}"}
+            "members": members, **({"stagger": 0.0} if close else {}),
+            **({"first_try_s": first_try} if close and first_try else {}),
+            "why": f"measured on {len(inside)} file(s), cap {cap:g} s: {why}"
+                   + (f"; {close}: no stagger" if close else "")
+                   + (f"; first try {first_try:g} s: twice the first member's slowest win, "
+                      "at most a quarter of the second's fastest" if close and first_try
+                      else "")}
+
+
+def _first_try_s(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> float | None:
+    """auto's first try for a bucket whose second member wins some files: twice the
+    first member's slowest win, at most a quarter of the second's fastest win."""
+    if len(ranked) < 2:
+        return None
+    first, second = ranked[0], ranked[1]
+    mine, theirs = [], []
+    for row in inside:
+        a, b = row["runs"][first], row["runs"][second]
+        if _solved(a) and (not _solved(b) or a["s"] <= b["s"]):
+            mine.append(a["s"])
+        elif _solved(b):
+            theirs.append(b["s"])
+    if not mine or not theirs:
+        return None
+    return round(min(2 * max(mine), 0.25 * min(theirs)), 2)
+
+
+def _second_wins(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> str:
+    """The files of a bucket on which the second-ranked system answered before the
+    first (its name and time on each), or ``""``: then auto's race starts it at once."""
+    if len(ranked) < 2:
+        return ""
+    first, second = ranked[0], ranked[1]
+    wins = [f"{row['name']} {row['runs'][second]['s']:.2f} s" for row in inside
+            if _solved(row["runs"][second]) and (not _solved(row["runs"][first])
+                                                 or row["runs"][second]["s"]
+                                                 < row["runs"][first]["s"])]
+    return f"{second} first on " + ", ".join(wins) if wins else ""
 
 
 def write_choices(data: dict[str, Any], path: str = CHOICES) -> dict[str, Any]:
@@ -425,10 +550,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--csplib", type=int, default=4,
                    help="CSPLib order-30 files, spread over the 40 (0 none, -1 all; default 4)")
     p.add_argument("--only", default="", help="comma-separated substrings of file names")
+    p.add_argument("--sets", default="qwh",
+                   help="comma-separated: qwh (the files above), adjacent, kropki (issue 25's "
+                        "small boards: small_sets); default qwh")
     p.add_argument("--backends", default=",".join(DEFAULT_BACKENDS),
                    help="futocp backends (name[:k=v]...), comma-separated")
     p.add_argument("--peers", default=",".join(PEERS), help="peers (comma-separated; '' none)")
     p.add_argument("--no-auto", action="store_true", help="leave auto out")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="runs per instance and system, interleaved; the median is kept")
     p.add_argument("--json", metavar="FILE", help="save the measurements")
     p.add_argument("--from", dest="load", metavar="FILE", help="read saved measurements")
     p.add_argument("--write-choices", action="store_true",
@@ -446,11 +576,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         systems = ([] if args.no_auto else ["auto"])
         systems += [s for s in args.backends.split(",") if s]
         systems += [s for s in args.peers.split(",") if s]
-        names = instances(args.csplib, [s for s in args.only.split(",") if s])
+        sets = [s for s in args.sets.split(",") if s]
+        only = [s for s in args.only.split(",") if s]
+        names = instances(args.csplib, only) if "qwh" in sets else []
+        small = {k: [(n, b) for n, b in v if not only or any(o in n for o in only)]
+                 for k, v in small_sets(sets).items()}
         load = os.getloadavg()
-        print(f"{len(names)} instances x {len(systems)} systems, cap {args.cap:g} s; "
-              f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
-        rows = measure(names, systems, args.cap)
+        print(f"{len(names) + sum(map(len, small.values()))} instances x {len(systems)} "
+              f"systems, cap {args.cap:g} s; load average {load[0]:.2f} {load[1]:.2f} "
+              f"{load[2]:.2f}", flush=True)
+        rows = measure(names, systems, args.cap, repeat=args.repeat)
+        for kind, boards in small.items():
+            rows.update(measure(boards, systems, args.cap, kind, args.repeat))
         data = {"cap": args.cap, "systems": systems, "rows": rows,
                 "loadavg": [round(x, 2) for x in load],
                 "loadavg_end": [round(x, 2) for x in os.getloadavg()],
@@ -459,6 +596,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.json, "w", encoding="utf-8") as fh:
                 json.dump(data, fh, indent=1)
     print("\n".join(summary(data)))
+    print("\nIssue 25's target, auto against the best single futocp backend per file:\n")
+    print("\n".join(auto_target(data)))
     print("\nThe lsencode files:\n")
     print("\n".join(frontier(data)))
     if args.write_choices:

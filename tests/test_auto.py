@@ -324,7 +324,7 @@ def test_a_board_the_first_try_does_not_settle_goes_to_the_portfolio(monkeypatch
 
 
 def test_the_first_try_is_for_small_models_of_listcolor_only():
-    small, big = build_model(latin_square(4)), build_model(latin_square(25))
+    small, big = build_model(latin_square(4)), build_model(latin_square(40))
     budget = auto.first_try_budget(auto.Member("listcolor"), small, None)
     assert budget in (auto.FIRST_TRY_BUDGET_S, None)  # None: the compiled core is not built
     assert big.n_cells * big.n_values > auto.FIRST_TRY_MAX_LITERALS
@@ -346,3 +346,48 @@ def test_api_and_every_command_that_solves_default_to_auto():
     parser = build_parser()
     assert parser.parse_args(["solve", FUTOSHIKI]).backend == DEFAULT_BACKEND
     assert parser.parse_args(["show", FUTOSHIKI, "--solution"]).backend == DEFAULT_BACKEND
+
+
+def test_rules_give_their_stagger_and_the_option_overrides_it(monkeypatch):
+    table = auto.load_choices()
+    staggers = {r["name"]: auto.rule_stagger(r["name"], table) for r in table["rules"]}
+    assert staggers["small"] == 0.0 and staggers["default"] == auto.STAGGER_S
+    assert auto.rule_stagger("members option") == auto.STAGGER_S
+    assert auto.AutoBackend.parse_options({"stagger": "-1"})["stagger"] == -1.0
+    with pytest.raises(UsageError):
+        auto.AutoBackend.parse_options({"stagger": "-2"})
+    calls = []
+
+    def spy(self, model, members, limit, deadline, seed, memory_limit, stagger):
+        calls.append(([m.backend for m in members], stagger))
+        return auto._Run(), []
+
+    monkeypatch.setattr(auto.AutoBackend, "_portfolio", spy)
+    monkeypatch.setattr(auto, "FIRST_TRY_BUDGET_S", 1e-9)  # over before it starts
+    model = build_model(BOARDS["futoshiki"])
+    if all(auto._eligible(auto.Member(n), model) for n in ("listcolor", "sat")):
+        get_backend("auto").solve(model, workers=2)
+        get_backend("auto").solve(model, workers=2, stagger=0.25)
+        assert calls == [(["listcolor", "sat"], 0.0), (["listcolor", "sat"], 0.25)]
+
+
+@needs_proc
+def test_a_small_board_the_first_try_misses_is_raced_and_verified(monkeypatch):
+    monkeypatch.setattr(auto, "FIRST_TRY_BUDGET_S", 1e-9)
+    board = BOARDS["futoshiki"]
+    result = get_backend("auto").solve(build_model(board), workers=2, time_limit=30)
+    assert result.status is Status.SAT and not verify(board, result.solutions[0])
+    assert result.stats["auto_rule"] == "small"
+    assert result.stats["answered_by"] in result.stats["portfolio"]
+    assert children() == []
+
+
+def test_a_rule_gives_its_first_try_budget():
+    small = build_model(latin_square(4))
+    budget = auto.first_try_budget(auto.Member("listcolor"), small, None,
+                                   "qwh-order-1-35-holes")
+    plain = auto.first_try_budget(auto.Member("listcolor"), small, None, "small")
+    if budget is not None:  # None: the compiled core is not built
+        table = {r["name"]: r for r in auto.load_choices()["rules"]}
+        assert budget == table["qwh-order-1-35-holes"]["first_try_s"]
+        assert plain == auto.FIRST_TRY_BUDGET_S

@@ -6,12 +6,15 @@ in ``tests/strategies.py`` (:data:`RELATION_CASES`).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
 
 from futocp.backends.cpsat import AUTO_CAGE, CAGE_ENCODINGS, CpsatBackend, label_offset
 from futocp.board import Board
+from futocp.errors import UsageError
 from futocp.families import latin_square
 from futocp.model import build_model
 from futocp.relations import Relation as Rel
@@ -152,3 +155,61 @@ def test_a_kind_registered_in_a_test(apart_kind, formulation: str) -> None:
     check_count(board, result, expected)
     if formulation == "integer":
         assert "table" in CpsatBackend().compile(model).proto_text()
+
+
+# ------------------------------------------------------------ parameters by size, import
+def test_tuning_options_are_accepted_and_set_by_size() -> None:
+    from futocp.backends.cpsat import TUNABLE, tuned_parameters
+
+    opts = CpsatBackend.parse_options({})
+    small, large = build_model(latin_square(4)), build_model(latin_square(30))
+    assert set(tuned_parameters(small, opts)) == {p for p, _ in TUNABLE.values()}
+    assert tuned_parameters(large, opts) == {}
+    on = CpsatBackend.parse_options({"presolve": "on", "probing": "on"})
+    assert set(tuned_parameters(small, on)) == {"symmetry_level", "linearization_level"}
+    off = CpsatBackend.parse_options({"presolve": "off", "small_literals": "0"})
+    assert tuned_parameters(small, off) == {"cp_model_presolve": False}
+    assert tuned_parameters(large, off) == {"cp_model_presolve": False}
+    with pytest.raises(UsageError):
+        CpsatBackend.parse_options({"presolve": "maybe"})
+
+
+@pytest.mark.parametrize("how", ["auto", "on", "off"])
+def test_tuning_options_solve_and_count(how: str) -> None:
+    board = latin_square(4, [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    result = CpsatBackend().solve(build_model(board), limit=None, presolve=how, probing=how,
+                                  symmetry=how, linearization=how)
+    check_count(board, result, 576 // 4)
+
+
+def test_cp_model_import_defers_pandas_and_pandas_still_works() -> None:
+    """In a fresh interpreter: solving does not import pandas; cp_model's pandas
+    helpers still work afterwards, with the real pandas."""
+    pytest.importorskip("pandas")
+    code = (
+        "import sys\n"
+        "from futocp.backends.cpsat import CpsatBackend, import_cp_model\n"
+        "from futocp.families import latin_square\n"
+        "from futocp.model import build_model\n"
+        "r = CpsatBackend().solve(build_model(latin_square(3)))\n"
+        "assert r.status.value == 'sat', r\n"
+        "print('pandas' in sys.modules)\n"
+        "import pandas\n"
+        "cp = import_cp_model()\n"
+        "s = cp.CpModel().new_int_var_series('x', pandas.Index(range(3)), 0, 5)\n"
+        "print(isinstance(s, pandas.Series), cp.pd.Series is pandas.Series)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True", "True"]
+
+
+def test_a_seed_keeps_presolve_where_the_variables_are_permuted() -> None:
+    from futocp.backends.cpsat import tuned_parameters
+
+    small = build_model(latin_square(4))
+    opts = CpsatBackend.parse_options({})
+    assert "cp_model_presolve" not in tuned_parameters(small, opts, seed=3)
+    assert "symmetry_level" in tuned_parameters(small, opts, seed=3)
+    off = CpsatBackend.parse_options({"presolve": "off"})
+    assert tuned_parameters(small, off, seed=3)["cp_model_presolve"] is False

@@ -1,6 +1,7 @@
 """The backend registry: ``REGISTRY`` maps a name to a backend class.
 
-Registering a backend is one step: add its class to :data:`REGISTRY`. Backend
+Registering a backend is one step: add its ``name: "module:Class"`` to
+:data:`REGISTRY` (imported when first used). Backend
 modules import their solver package only when used, so every backend is
 listed even where its package is missing, and ``available()`` says why.
 
@@ -18,35 +19,66 @@ Example:
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, MutableMapping
 from typing import TypedDict
 
 from ..cores import SHARED_CORES, core_statuses
 from ..errors import UsageError
-from .anneal import AnnealBackend
-from .auto import AutoBackend
 from .base import Backend, Deadline, Option
-from .bt import BtBackend
-from .choco import ChocoBackend
-from .colorfutoshiki import ColorfutoshikiBackend
-from .cpsat import CpsatBackend
-from .fc import FcBackend
-from .genetic import GeneticBackend
-from .listcolor import ListcolorBackend
-from .mac import MacBackend
-from .minizinc import MinizincBackend
-from .mip import MipBackend
-from .pyconstraint import PyconstraintBackend
-from .sat import SatBackend
-from .smt import SmtBackend
 
 __all__ = ["REGISTRY", "Backend", "Option", "Deadline", "get_backend", "backend_table",
-           "BackendRow", "counter_names", "counting_order", "solver_packages"]
+           "BackendRow", "counter_names", "counting_order", "solver_packages", "BackendRegistry"]
 
-REGISTRY: dict[str, type[Backend]] = {cls.name: cls for cls in (
-    CpsatBackend, ListcolorBackend, SatBackend, PyconstraintBackend, MinizincBackend,
-    BtBackend, FcBackend, MacBackend, ColorfutoshikiBackend, AnnealBackend, GeneticBackend,
-    AutoBackend, MipBackend, SmtBackend, ChocoBackend,
-)}
+
+class BackendRegistry(MutableMapping[str, type[Backend]]):
+    """Backend name -> class, in registration order; each backend's module is imported
+    the first time its class is asked for (``futocp solve --backend listcolor`` loads
+    listcolor's module only). Set and delete as with a dict.
+
+    Example:
+        >>> r = BackendRegistry({"listcolor": "listcolor:ListcolorBackend"})
+        >>> list(r), r["listcolor"].name
+        (['listcolor'], 'listcolor')
+    """
+
+    def __init__(self, where: dict[str, str]) -> None:
+        self._where = dict(where)  # name -> "module:Class" (or "" once set directly)
+        self._loaded: dict[str, type[Backend]] = {}
+
+    def __getitem__(self, name: str) -> type[Backend]:
+        cls = self._loaded.get(name)
+        if cls is None:
+            module, _, attr = self._where[name].partition(":")
+            cls = getattr(importlib.import_module(f".{module}", __name__), attr)
+            self._loaded[name] = cls
+        return cls
+
+    def __setitem__(self, name: str, cls: type[Backend]) -> None:
+        self._where.setdefault(name, "")
+        self._loaded[name] = cls
+
+    def __delitem__(self, name: str) -> None:
+        del self._where[name]
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+
+REGISTRY = BackendRegistry({
+    "cpsat": "cpsat:CpsatBackend", "listcolor": "listcolor:ListcolorBackend",
+    "sat": "sat:SatBackend", "pyconstraint": "pyconstraint:PyconstraintBackend",
+    "minizinc": "minizinc:MinizincBackend", "bt": "bt:BtBackend", "fc": "fc:FcBackend",
+    "mac": "mac:MacBackend", "colorfutoshiki": "colorfutoshiki:ColorfutoshikiBackend",
+    "anneal": "anneal:AnnealBackend", "genetic": "genetic:GeneticBackend",
+    "auto": "auto:AutoBackend", "mip": "mip:MipBackend", "smt": "smt:SmtBackend",
+    "choco": "choco:ChocoBackend",
+})
+"""Every backend: name -> class (module imported when first used)."""
 
 
 def get_backend(name: str) -> Backend:

@@ -14,9 +14,11 @@ gives a ranked list of *members* (a backend and its options).
   the time left).
 * ``workers=N``: the first N eligible members run side by side, each in a
   forked process that dies with this one (:func:`futocp.procs.start`),
-  the k-th one ``k * stagger`` seconds after the first (default 1 s: an instance
-  the first member solves at once keeps the cores to itself; a member that ends
-  early is replaced at once by the next); the first *definitive* answer wins -- ``sat`` whose solutions pass
+  the k-th one ``k * stagger`` seconds after the first (the rule's ``stagger``:
+  0 where the measurements show the later members winning some of its files,
+  else :data:`STAGGER_S`, so that an instance the first member solves at once
+  keeps the cores to itself; a member that ends early is replaced at once by
+  the next); the first *definitive* answer wins -- ``sat`` whose solutions pass
   :func:`futocp.verify.verify` (up to 1,000 of them, spread over the list), ``unsat`` (every member is a complete
   backend), or the complete list or count when enumerating -- and the other
   processes are killed and reaped before ``solve`` returns. A member that
@@ -26,9 +28,10 @@ gives a ranked list of *members* (a backend and its options).
 
 With ``workers`` above 1, the first member may first try alone in this process
 for a few milliseconds (:func:`first_try_budget`: ``listcolor`` with its
-compiled core, on a small model): a small board then costs no fork, and the
-other members' solver packages are not even imported; a board it does not
-settle within the budget goes on as above (only the budget is lost).
+compiled core, on a model of up to :data:`FIRST_TRY_MAX_LITERALS` cells x
+values): a board it settles then costs no fork, and the other members' solver
+packages are not even imported; a board it does not settle within the budget
+goes to the race as above (only the budget is lost).
 
 A member is *eligible* when its package is installed, it is complete, and it
 takes the model (its capabilities, its size cap). The stats are the winner's,
@@ -62,7 +65,8 @@ from ..result import Result, Status
 from .base import KILL_GRACE_S, Backend, Deadline, Option, active_limits, run_limits
 
 __all__ = ["AutoBackend", "Member", "features", "load_choices", "choose", "fallbacks", "CHOICES_FILE",
-           "DEFAULT_WORKERS", "first_try_budget", "FIRST_TRY_MAX_LITERALS", "FIRST_TRY_BUDGET_S"]
+           "DEFAULT_WORKERS", "first_try_budget", "FIRST_TRY_MAX_LITERALS", "FIRST_TRY_BUDGET_S",
+           "STAGGER_S", "rule_stagger"]
 
 CHOICES_FILE = Path(__file__).with_name("auto_choices.json")
 """The measured table of rules (see the module docstring)."""
@@ -77,6 +81,9 @@ def _cores() -> int:
 
 DEFAULT_WORKERS = max(1, _cores())
 """Members run side by side by default: this machine's cores."""
+
+STAGGER_S = 1.0
+"""Seconds between the members' starts under a rule that gives no ``stagger`` of its own."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +231,27 @@ def choose(model: Model, limit: int | None, table: Mapping[str, Any] | None = No
     return [], "fallback"
 
 
+def rule_stagger(rule: str, table: Mapping[str, Any] | None = None) -> float:
+    """The ``stagger`` of the table's rule called ``rule`` (seconds between its members'
+    starts), else :data:`STAGGER_S`.
+
+    Example:
+        >>> rule_stagger("no such rule")
+        1.0
+    """
+    return _rule_setting(rule, "stagger", STAGGER_S, table)
+
+
+def _rule_setting(rule: str, key: str, default: float,
+                  table: Mapping[str, Any] | None = None) -> float:
+    """A number the table's rule called ``rule`` gives under ``key``, else ``default``."""
+    table = load_choices() if table is None else table
+    for r in table.get("rules", ()):
+        if r.get("name") == rule and key in r:
+            return float(r[key])
+    return default
+
+
 def fallbacks(model: Model, limit: int | None, tried: Sequence[Member]) -> list[Member]:
     """The members to try when those tried failed: the rest of the table's choice,
     then every other eligible complete backend in REGISTRY order (defaults)."""
@@ -235,29 +263,32 @@ def fallbacks(model: Model, limit: int | None, tried: Sequence[Member]) -> list[
                   if n not in names and _eligible(Member(n), model)]
 
 
-FIRST_TRY_MAX_LITERALS = 8_000
+FIRST_TRY_MAX_LITERALS = 45_000
 """The largest model (cells x values) whose first member :func:`first_try_budget` lets run
-in this process before a portfolio starts: about a 20x20 Latin square, a 16x16 Sudoku.
-Measured with the compiled core: Futoshiki up to 13x13, Sudoku 9x9 and QWH up to order
-20 answer in well under a millisecond, a 16x16 Sudoku in about 10 ms; from order 25 on
-QWH takes from milliseconds to seconds."""
+in this process before a portfolio starts: a 35x35 Latin square. Measured with the
+compiled core: Futoshiki up to 13x13, Sudoku 9x9 and QWH up to order 20 answer in well
+under a millisecond, a 16x16 Sudoku in about 10 ms, most order-30 QWH files in 20-100 ms
+(issue 25: forking the race cost more than the search there)."""
 
-FIRST_TRY_BUDGET_S = 0.05
-"""Seconds of that first try: about what starting a portfolio costs (a fork, the pipe,
-the answer sent back: 10-40 ms with the machine's load), so that a board it does not
-settle loses little."""
+FIRST_TRY_BUDGET_S = 0.03
+"""Seconds of that first try: short (issue 25), so that a board another member solves
+at once (9x9 adjacent Futoshiki that ``sat`` answers in 20-30 ms and ``listcolor`` in
+seconds) loses little before the race; about what starting the race costs (a fork,
+the pipe, the answer sent back: 10-40 ms with the machine's load)."""
 
 _FIRST_TRY_BACKENDS = ("listcolor",)  # in-process members that answer small boards at once
 
 
-def first_try_budget(member: Member, model: Model, memory_limit: float | None) -> float | None:
+def first_try_budget(member: Member, model: Model, memory_limit: float | None,
+                     rule: str | None = None) -> float | None:
     """Seconds for which ``member`` runs in this process before the portfolio, or None.
 
     A portfolio costs a fork per member; on a small board its first member answers
     in milliseconds, so auto tries it alone first: when ``member`` is ``listcolor``
     with its compiled core, without options of its own, on a model of at most
     :data:`FIRST_TRY_MAX_LITERALS` cells x values and at most 64 values (the
-    core's narrow lists), and no memory limit asks for a child process.
+    core's narrow lists), and no memory limit asks for a child process: the table
+    ``rule``'s ``first_try_s`` (measured), else :data:`FIRST_TRY_BUDGET_S`.
 
     Example:
         >>> from futocp.families import latin_square
@@ -270,7 +301,10 @@ def first_try_budget(member: Member, model: Model, memory_limit: float | None) -
         return None
     from .listcolor import core_available
 
-    return FIRST_TRY_BUDGET_S if core_available() else None
+    if not core_available():
+        return None
+    return FIRST_TRY_BUDGET_S if rule is None else _rule_setting(rule, "first_try_s",
+                                                                 FIRST_TRY_BUDGET_S)
 
 
 def _definitive(result: Result, limit: int | None) -> bool:
@@ -364,9 +398,9 @@ class AutoBackend(Backend):
         Option("workers", int, DEFAULT_WORKERS, None,
                "members run side by side in processes (default: this machine's cores); "
                "1 = the table's first choice, in this process", min=1),
-        Option("stagger", float, 1.0, None,
-               "seconds between the starts of the portfolio's members: an instance the "
-               "first member solves at once gets the cores to itself (0: all at once)", min=0),
+        Option("stagger", float, -1.0, None,
+               "seconds between the starts of the portfolio's members (0: all at once; "
+               "-1: the table rule's, measured, else 1 s)", min=-1),
         Option("members", str, "", None,
                "the members instead of the table's choice, best first: "
                "backend[:key=value]...,backend..."),
@@ -417,14 +451,15 @@ class AutoBackend(Backend):
         memory_limit = active_limits().memory_limit
         if options["workers"] > 1:  # before a portfolio, its first member alone, if it is quick
             first, rule = self._members(model, limit, {**options, "workers": 1})
-            quick = self._first_try(model, first[0], limit, deadline, seed, memory_limit)
+            quick = self._first_try(model, first[0], limit, deadline, seed, memory_limit, rule)
             if quick is not None:  # answered in this process: no fork, no other member imported
                 return self._answer(model, quick, first[:1], rule, time_limit, deadline)
         members, rule = self._members(model, limit, options)
         side_by_side = min(options["workers"], len(members))
         if side_by_side > 1 and fork_available():
+            stagger = options["stagger"] if options["stagger"] >= 0 else rule_stagger(rule)
             run, ran = self._portfolio(model, members[:side_by_side], limit, deadline, seed,
-                                       memory_limit, options["stagger"])
+                                       memory_limit, stagger)
             if run.stuck():
                 more = fallbacks(model, limit, ran)  # every member failed: the others, in turn
                 if more and not deadline.expired():
@@ -437,11 +472,11 @@ class AutoBackend(Backend):
         return self._answer(model, run, ran, rule, time_limit, deadline)
 
     def _first_try(self, model: Model, member: Member, limit: int | None, deadline: Deadline,
-                   seed: int | None, memory_limit: float | None) -> _Run | None:
+                   seed: int | None, memory_limit: float | None, rule: str) -> _Run | None:
         """``member`` alone in this process for :func:`first_try_budget` seconds: its run
         when it answered definitively, else None (the members then run as chosen; only
         the budget is lost)."""
-        budget = first_try_budget(member, model, memory_limit)
+        budget = first_try_budget(member, model, memory_limit, rule)
         if budget is None:
             return None
         left = deadline.remaining()

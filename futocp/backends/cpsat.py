@@ -1,83 +1,16 @@
-"""OR-Tools CP-SAT backend.
+"""OR-Tools CP-SAT backend: the Model as a CP-SAT model, integer or Boolean.
 
-Two formulations (option ``formulation``):
-
-* ``integer`` (default): one integer variable per cell over its list (value
-  indices), ``add_all_different`` per Permutation asterism and per partial
-  all-different group (a cage), a global cardinality per Count asterism (one
-  Boolean per (cell, value) channelled to the integer by ``add_map_domain``,
-  and a sum per value);
-* ``boolean``: one Boolean per (cell, value in its list) with exactly-one per
-  cell, exactly-multiplicity per (asterism, value) and at-most-one per
-  (partial all-different group, value).
-
-Relations are encoded from the registry (:mod:`futocp.relations`): a kind with
-a specialised encoding in :data:`INTEGER_ENCODINGS` / :data:`BOOLEAN_ENCODINGS`
-gets it, every other binary kind the generic one built from its support
-(:meth:`~futocp.model.Model.allowed_pairs`): ``add_allowed_assignments`` on
-the two integers, or support / conflict clauses on the Booleans (whichever
-is shorter); every other n-ary kind its generic decomposition
-(:func:`nary_generic`): Booleans for the nodes and arcs of the layered diagram
-of a kind that has an automaton (:func:`diagram_bools`,
-:meth:`~futocp.model.Model.diagram`), else ``add_allowed_assignments`` over
-its table of allowed tuples
-(:meth:`~futocp.model.Model.allowed_tuples`), on the cells' integers or, in
-the Boolean formulation, on their value expressions ``sum(v * b[c, v])``.
-The specialised ones:
-
-* ``less``: ``x[a] < x[b]`` (index order is label order), on the value
-  expressions ``sum(v * b[c, v])`` in the Boolean formulation;
-* ``consecutive`` / ``nonconsecutive`` (integer formulation, labels
-  ``index + offset``): ``add_abs_equality(1, x[a] - x[b])`` / ``x[a] - x[b]``
-  outside {-1, 1}; with other labels, the table;
-* ``cage`` (option ``cage``; the all-different of its cells is the model's
-  partial AllDifferent group):
-
-  - ``sum``: the linear sum of the labels, ``sum(x[c] + offset) == S`` when
-    the labels are ``index + offset``, else over one label variable per cage
-    cell tied to its index by ``add_element`` (integer formulation), or
-    ``sum(label_v * b[c, v]) == S`` (Boolean formulation);
-  - ``combinations``: one selector Boolean per label set the cage may hold
-    (:meth:`~futocp.model.Model.combinations`), exactly one of them true,
-    each enforcing that every cell of the cage takes a label of its set
-    (``x[c]`` in the set; the Booleans of the other labels false) -- with the
-    all-different, the cage then holds exactly that set;
-  - ``both``: the two together;
-  - ``auto`` (default): :data:`AUTO_CAGE` by formulation, chosen by
-    measurement on random 9x9 Killer boards (50 per set): in the Boolean
-    formulation the weighted sum slows CP-SAT down by one to two orders of
-    magnitude on some boards (median 14x when 40% of the cages are dropped,
-    with timeouts at 20 s) and ``combinations`` is the fastest of all the
-    CP-SAT variants; in the integer formulation the three are within 25% of
-    each other at the median, ``sum`` the fastest there.
-
-* ``arith`` (Keen's cage; integer formulation, labels ``index + offset``):
-  ``+`` a linear sum, ``*`` ``add_multiplication_equality``, ``-``
-  ``add_abs_equality`` of the difference, ``/`` the larger label equal to the
-  target times the smaller, either way round (a Boolean picks which);
-* ``visible`` (a Towers clue; integer formulation): a Boolean per cell of the
-  line, true exactly when its value exceeds the running maximum before it
-  (``add_max_equality``), their sum equal to the count.
-
-Option ``nary`` chooses, for these n-ary kinds (cages have ``cage``), between
-the ``specialised`` encodings and the ``generic`` decomposition; ``auto``
-(default) takes :data:`AUTO_NARY`, by measurement (``benchmarks/tatham_games.py``:
-on 9x9 Towers of Tatham's hardest grade the specialised encoding took 0.26 s
-at the median, the diagram 0.75 s; on 9x9 Keen both take 0.03-0.04 s).
-
-Options ``workers`` (default 1, for reproducible timing) and ``seed``.
-Enumeration beyond one solution uses a solution callback that stops at the limit.
-
-Limits. CP-SAT does not look at its clock while it loads a model (on an
-empty Latin square of order 150, 10 s of time limit became 36 s and 3.7 GB):
-under a time limit, a model whose load could take longer than the limit
-(:data:`LOAD_S_PER_LITERAL` per cell value) is built and solved in a child
-process killed at the deadline (:mod:`futocp.procs`), as is every
-solve with a memory limit or ``isolate`` (:func:`~futocp.backends.base.run_limits`);
-building the model checks the deadline too (``unknown``, "time limit of 10 s
-reached while building the model"). A model whose load clearly needs more
-memory than this machine has (:data:`BYTES_PER_LITERAL`) is refused before
-anything is built.
+Option ``formulation`` picks an integer variable per cell or a Boolean per
+(cell, value); relations get a specialised encoding (:data:`INTEGER_ENCODINGS`,
+:data:`BOOLEAN_ENCODINGS`) or the registry's generic decomposition
+(:func:`nary_generic`). On a small model (at most ``small_literals`` cells x
+values) presolve, probing, symmetry detection and linearisation are switched off
+(:func:`tuned_parameters`; options ``presolve``, ``probing``, ``symmetry``,
+``linearization``). The solve runs in this process, or in a child killed at
+the deadline when its load could outlast the time limit
+(:class:`~futocp.backends.stream.StreamBackend`). The formulations, the
+encodings, the measurements behind the choices and the limits are described in
+``docs/backends.md``, section "cpsat".
 
 Example:
     >>> from futocp.families import latin_square
@@ -90,7 +23,9 @@ Example:
 from __future__ import annotations
 
 import functools
+import sys
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -99,12 +34,13 @@ from ..diagram import Diagram
 from ..model import Model
 from ..propagate import bits
 from ..relations import Relation, get_kind
-from ..result import Result, Status
-from .base import KILL_GRACE_S, Backend, Deadline, DeadlinePassed, Option, active_limits
+from .base import Deadline, Option
+from .stream import AT_LIMIT, BUILDING, COMPLETE, GAVE_UP, SOLVING, TIMED_OUT, Emit, StreamBackend
 
 __all__ = ["CpsatBackend", "CpsatFormulation", "INTEGER_ENCODINGS", "BOOLEAN_ENCODINGS",
            "CAGE_ENCODINGS", "AUTO_CAGE", "NARY_ENCODINGS", "AUTO_NARY", "label_offset",
-           "nary_generic", "diagram_bools", "LOAD_S_PER_LITERAL", "BYTES_PER_LITERAL"]
+           "nary_generic", "diagram_bools", "LOAD_S_PER_LITERAL", "BYTES_PER_LITERAL",
+           "TUNABLE", "SMALL_LITERALS", "tuned_parameters", "import_cp_model"]
 
 LOAD_S_PER_LITERAL = 3e-5
 """Seconds per cell value (``n_cells x n_values``) CP-SAT may spend loading a model
@@ -116,6 +52,18 @@ a child process killed at the deadline."""
 BYTES_PER_LITERAL = 1200
 """Bytes per cell value CP-SAT holds while it loads a model (measured: 1.1 KB on
 empty Latin squares of order 60 to 150, 3.7 GB at order 150)."""
+
+TUNABLE: dict[str, tuple[str, Any]] = {
+    "presolve": ("cp_model_presolve", False),
+    "probing": ("cp_model_probing_level", 0),
+    "symmetry": ("symmetry_level", 0),
+    "linearization": ("linearization_level", 0),
+}
+"""Option -> (the CP-SAT parameter it sets, its value when the option is off)."""
+
+SMALL_LITERALS = 10_000
+"""The largest model (cells x values) on which those are off by default (``auto``):
+measured in ``benchmarks/startup.py`` (docs/performance.md, issue 25)."""
 
 CAGE_ENCODINGS = ("auto", "sum", "combinations", "both")
 """Values of the ``cage`` option (see the module docstring)."""
@@ -129,6 +77,62 @@ NARY_ENCODINGS = ("auto", "specialised", "generic")
 AUTO_NARY = {"arith": "specialised", "visible": "specialised"}
 """What ``nary=auto`` means for each kind with a specialised encoding (by measurement,
 ``docs/performance.md``); a kind not listed takes its specialised encoding."""
+
+
+PANDAS_DEFERRED_ON = ("9.15.",)
+"""The OR-Tools versions (prefixes) on which :func:`import_cp_model` defers pandas: measured
+to read pandas only in annotations while ``cp_model`` is imported (``constraints.txt``
+pins 9.15.6755); on any other version ``cp_model`` is imported as it is."""
+
+
+class _DeferredPandas(types.ModuleType):
+    """Stands for pandas while ``cp_model`` is imported: a placeholder class for each
+    name looked up then (its annotations), the real pandas for every later look-up
+    (``cp_model``'s Series helpers import it when first called)."""
+
+    def __init__(self) -> None:
+        super().__init__("pandas")
+        self.importing = True
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self.importing:
+            return type(name, (), {"__module__": "pandas"})
+        import pandas
+
+        return getattr(pandas, name)
+
+
+def import_cp_model() -> Any:
+    """OR-Tools' ``cp_model`` module, imported without pandas where that is measured to
+    be safe (:data:`PANDAS_DEFERRED_ON`; pandas is half a second of the import, and no
+    part of futocp's models): pandas is imported the first time ``cp_model`` needs it.
+    Anything unexpected during the deferred import falls back to the plain import."""
+    done = sys.modules.get("ortools.sat.python.cp_model")
+    if done is not None:
+        return done
+    import ortools
+
+    if "pandas" in sys.modules or not str(getattr(ortools, "__version__", "")).startswith(
+            PANDAS_DEFERRED_ON):
+        from ortools.sat.python import cp_model
+
+        return cp_model
+    stand_in = _DeferredPandas()
+    sys.modules["pandas"] = stand_in
+    try:
+        from ortools.sat.python import cp_model
+    except Exception:  # noqa: BLE001 - any surprise: the plain import below
+        sys.modules.pop("ortools.sat.python.cp_model", None)
+        cp_model = None  # type: ignore[assignment]
+    finally:
+        if sys.modules.get("pandas") is stand_in:
+            del sys.modules["pandas"]
+        stand_in.importing = False
+    if cp_model is None:
+        from ortools.sat.python import cp_model
+    return cp_model
 
 
 @dataclass
@@ -184,7 +188,7 @@ def _int_consecutive(m: Any, model: Model, xs: list[Any], rel: Relation,
 
 def _int_nonconsecutive(m: Any, model: Model, xs: list[Any], rel: Relation,
                         opts: Mapping[str, Any]) -> bool:
-    from ortools.sat.python import cp_model
+    cp_model = import_cp_model()
 
     if label_offset(model) is None:
         return False
@@ -338,7 +342,7 @@ def _int_cage(m: Any, model: Model, xs: list[Any], rel: Relation,
     if offset is not None:
         m.add(sum(xs[c] for c in rel.cells) == total - offset * len(rel.cells))
         return True
-    from ortools.sat.python import cp_model
+    cp_model = import_cp_model()
 
     values = list(model.int_values)
     labels = []
@@ -352,7 +356,7 @@ def _int_cage(m: Any, model: Model, xs: list[Any], rel: Relation,
 
 
 def _int_cage_sets(m: Any, model: Model, xs: list[Any], rel: Relation) -> None:
-    from ortools.sat.python import cp_model
+    cp_model = import_cp_model()
 
     sets = model.combinations(rel)
     chosen = [m.new_bool_var(f"cage{rel.cells[0]}_{k}") for k in sets]
@@ -414,7 +418,7 @@ BOOLEAN_ENCODINGS: dict[str, BoolEncoder] = {
 """Specialised encodings of the Boolean formulation, by relation kind."""
 
 
-class CpsatBackend(Backend):
+class CpsatBackend(StreamBackend):
     """OR-Tools CP-SAT."""
 
     name = "cpsat"
@@ -422,8 +426,7 @@ class CpsatBackend(Backend):
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
                               "strings", "binary", "nary", "alldifferent"})
     extra = "cpsat"
-    own_child = True
-    c_extension = True
+    load_s_per_literal = LOAD_S_PER_LITERAL
     requires = ("ortools.sat.python.cp_model",)
     package = "ortools"
     counters = ("conflicts", "branches")
@@ -438,6 +441,14 @@ class CpsatBackend(Backend):
                "generic decomposition (table or automaton); auto = by measurement"),
         Option("workers", int, 1, None, "CP-SAT search workers (1 = reproducible timing)"),
         Option("log", bool, False, None, "print the CP-SAT search log"),
+        *(Option(name, str, "auto", ("auto", "on", "off"),
+                 f"CP-SAT's {what}: on (CP-SAT's default), off, or auto = off on a model of "
+                 "at most small_literals cells x values")
+          for name, what in (("presolve", "presolve"), ("probing", "probing"),
+                             ("symmetry", "symmetry detection"),
+                             ("linearization", "linearisation (level 0 when off)"))),
+        Option("small_literals", int, SMALL_LITERALS, None,
+               "largest model (cells x values) on which auto switches them off", min=0),
     )
 
     def compile(self, model: Model, /, *, deadline: Deadline | None = None,
@@ -450,7 +461,7 @@ class CpsatBackend(Backend):
                  deadline: Deadline | None = None) -> CpsatFormulation:
         """The formulation; raises :class:`~futocp.backends.base.DeadlinePassed`
         when ``deadline`` passes while it is built."""
-        from ortools.sat.python import cp_model
+        cp_model = import_cp_model()
 
         opts = dict(opts)
         tick = (deadline or Deadline(None)).tick
@@ -462,29 +473,29 @@ class CpsatBackend(Backend):
         Domain = cp_model.Domain
         xs: list[Any] = []
         for c in range(model.n_cells):
-            tick(_BUILDING)
+            tick(BUILDING)
             vals = model.domain(c)
             if len(vals) == len(model.values):
                 xs.append(m.new_int_var(0, len(vals) - 1, f"x{c}"))
             else:
                 xs.append(m.new_int_var_from_domain(Domain.from_values(vals), f"x{c}"))
         for con in model.permutations:
-            tick(_BUILDING, len(con.cells))
+            tick(BUILDING, len(con.cells))
             m.add_all_different([xs[c] for c in con.cells])
         for group in model.all_different:
-            tick(_BUILDING, len(group.cells))
+            tick(BUILDING, len(group.cells))
             m.add_all_different([xs[c] for c in group.cells])
         if model.counts:
             lits: dict[tuple[int, int], Any] = {}
             for c in {c for con in model.counts for c in con.cells}:
-                tick(_BUILDING, len(model.values))
+                tick(BUILDING, len(model.values))
                 bools = [m.new_bool_var(f"b{c}_{v}") for v in range(len(model.values))]
                 m.add_map_domain(xs[c], bools)
                 for v, b in enumerate(bools):
                     lits[c, v] = b
             for count in model.counts:
                 for v, k in enumerate(count.counts):
-                    tick(_BUILDING, len(count.cells))
+                    tick(BUILDING, len(count.cells))
                     m.add(sum(lits[c, v] for c in count.cells) == k)
         mapped: dict[int, dict[int, Any]] = {}
 
@@ -497,7 +508,7 @@ class CpsatBackend(Backend):
             return mapped[c]
 
         for rel in model.relations:
-            tick(_BUILDING)
+            tick(BUILDING)
             encoder = INTEGER_ENCODINGS.get(rel.kind)
             if encoder is None or not encoder(m, model, xs, rel, opts):
                 if get_kind(rel.kind).binary:
@@ -512,13 +523,13 @@ class CpsatBackend(Backend):
                          tick: Callable[..., None]) -> CpsatFormulation:
         cells: list[list[tuple[int, Any]]] = []
         for c in range(model.n_cells):
-            tick(_BUILDING, model.domains[c].bit_count())
+            tick(BUILDING, model.domains[c].bit_count())
             cells.append([(v, m.new_bool_var(f"b{c}_{v}")) for v in model.domain(c)])
             m.add_exactly_one(b for _, b in cells[c])
         lit = [dict(pairs) for pairs in cells]
         for group_cells, counts in model.groups:
             for v in range(len(model.values)):
-                tick(_BUILDING, len(group_cells))
+                tick(BUILDING, len(group_cells))
                 bs = [lit[c][v] for c in group_cells if v in lit[c]]
                 need = 1 if counts is None else counts[v]
                 if need == 1:
@@ -527,12 +538,12 @@ class CpsatBackend(Backend):
                     m.add(sum(bs) == need)
         for group in model.all_different:
             for v in range(len(model.values)):
-                tick(_BUILDING, len(group.cells))
+                tick(BUILDING, len(group.cells))
                 bs = [lit[c][v] for c in group.cells if v in lit[c]]
                 if len(bs) > 1:
                     m.add_at_most_one(bs)
         for rel in model.relations:
-            tick(_BUILDING, 4)
+            tick(BUILDING, 4)
             encoder = BOOLEAN_ENCODINGS.get(rel.kind)
             if encoder is None or not encoder(m, model, lit, rel, opts):
                 if get_kind(rel.kind).binary:
@@ -565,53 +576,57 @@ class CpsatBackend(Backend):
         for w in db:
             m.add_bool_or([la[v] for v in bits(bwd[w] & mask_a)]).only_enforce_if(lb[w])
 
+    @classmethod
+    def available(cls) -> bool | str:
+        """True, or why not: ``cp_model`` imported as :func:`import_cp_model` does."""
+        try:
+            import_cp_model()
+        except ImportError:
+            return f"the {cls.package} package is not installed"
+        return True
+
+    def _stream(self, emit: Emit, model: Model, limit: int | None, deadline: Deadline,
+                seed: int | None, options: dict[str, Any]) -> None:
+        _stream_cpsat(self, emit, model, limit, deadline, seed, options)
+
     def estimate_mb(self, model: Model, options: dict[str, Any]) -> float | None:
         """What CP-SAT holds while it loads the model (:data:`BYTES_PER_LITERAL`)."""
         return model.n_cells * model.n_values * BYTES_PER_LITERAL / 2 ** 20
 
-    def _solve(self, model: Model, limit: int | None, time_limit: float | None,
-               seed: int | None, options: dict[str, Any]) -> Result:
-        from ..procs import run_child
+def tuned_parameters(model: Model, options: Mapping[str, Any],
+                     seed: int | None = None) -> dict[str, Any]:
+    """The CP-SAT parameters options ``presolve``, ``probing``, ``symmetry`` and
+    ``linearization`` set for ``model`` (:data:`TUNABLE`): each one that is ``off``,
+    or ``auto`` on a model of at most ``small_literals`` cells x values -- except
+    presolve under a ``seed``: CP-SAT permutes the variables by the seed in its
+    presolve, so without it every seed would search alike.
 
-        limits = active_limits()
-        child = limits.child or (time_limit is not None and model.n_cells * model.n_values
-                                 * LOAD_S_PER_LITERAL > time_limit)
-        args = (self, model, limit, time_limit, seed, options)
-        if not child:
-            messages: list[Any] = []
-            _cpsat_run(messages.append, *args)
-            return _assemble(model, messages, limit, time_limit)
-        wait = None if time_limit is None else time_limit + KILL_GRACE_S
-        out = run_child(_cpsat_run, args, deadline=wait, memory_limit=limits.memory_limit,
-                        name="futocp-cpsat", reuse=limits.reuse)
-        if out.exception is not None or out.error is not None:
-            out.raise_for_error("backend 'cpsat'")
-        result = _assemble(model, out.messages, limit, time_limit)
-        result.stats["process"] = "child"
-        if out.memory and limits.memory_limit is not None:
-            result.stats["reason"] = out.memory_reason(limits.memory_limit)
-        return result
+    Example:
+        >>> from futocp.families import latin_square
+        >>> from futocp.model import build_model
+        >>> opts = CpsatBackend.parse_options({})
+        >>> sorted(tuned_parameters(build_model(latin_square(9)), opts))
+        ['cp_model_presolve', 'cp_model_probing_level', 'linearization_level', 'symmetry_level']
+        >>> tuned_parameters(build_model(latin_square(40)), opts)
+        {}
+    """
+    small = model.n_cells * model.n_values <= options.get("small_literals", SMALL_LITERALS)
+    out: dict[str, Any] = {}
+    for name, (param, off) in TUNABLE.items():
+        how = options.get(name, "auto")
+        if how == "auto" and name == "presolve" and seed is not None:
+            continue
+        if how == "off" or (how == "auto" and small):
+            out[param] = off
+    return out
 
 
-_BUILDING = "building the model"
-
-
-def _cpsat_run(emit: Callable[[Any], None], backend: CpsatBackend, model: Model,
-               limit: int | None, time_limit: float | None, seed: int | None,
-               options: dict[str, Any]) -> None:
-    """Build and solve, reporting through ``emit`` (in this process, or in a child
-    killed at the deadline): ``("phase", what)``, ``("stats", dict)``,
-    ``("solution", value indices)`` as they are found, and ``("done", status name,
-    stopped at the limit)`` unless the deadline stopped it first."""
-    from ortools.sat.python import cp_model
-
-    deadline = Deadline(time_limit)
-    emit(("phase", _BUILDING))
+def _stream_cpsat(backend: CpsatBackend, emit: Emit, model: Model, limit: int | None,
+                  deadline: Deadline, seed: int | None, options: dict[str, Any]) -> None:
+    """Build and solve, reporting through ``emit`` (:mod:`futocp.backends.stream`)."""
+    cp_model = import_cp_model()
     t0 = time.perf_counter()
-    try:
-        form = backend.compile(model, deadline=deadline, **options)
-    except DeadlinePassed:
-        return
+    form = backend.compile(model, deadline=deadline, **options)
     emit(("stats", {"encode_s": time.perf_counter() - t0}))
     remaining = deadline.remaining()
     if remaining is not None and remaining <= 0:
@@ -620,6 +635,8 @@ def _cpsat_run(emit: Callable[[Any], None], backend: CpsatBackend, model: Model,
     params = solver.parameters
     params.num_workers = options["workers"]
     params.log_search_progress = options["log"]
+    for key, value in tuned_parameters(model, options, seed).items():
+        setattr(params, key, value)
     if seed is not None:
         params.random_seed = seed
         # without these, one worker's search does not depend on the seed
@@ -635,18 +652,20 @@ def _cpsat_run(emit: Callable[[Any], None], backend: CpsatBackend, model: Model,
         def read(values_of: Any) -> tuple[int, ...]:
             return tuple(next(v for v, b in pairs if values_of(b)) for pairs in form.cell_vars)
 
-    emit(("phase", "solving"))
+    emit(("phase", SOLVING))
     t1 = time.perf_counter()
     if limit == 1:
         code = solver.solve(form.model)
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             emit(("solution", read(solver.value)))
-        stopped = False
+        stopped = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     else:
         params.enumerate_all_solutions = True
         params.num_workers = 1  # enumeration is single-threaded in CP-SAT
 
-        class Collector(cp_model.CpSolverSolutionCallback):
+        callback: Any = cp_model.CpSolverSolutionCallback
+
+        class Collector(callback):
             stopped = False
             found = 0
 
@@ -660,33 +679,19 @@ def _cpsat_run(emit: Callable[[Any], None], backend: CpsatBackend, model: Model,
         collector = Collector()
         code = solver.solve(form.model, collector)
         stopped = collector.stopped
+    name = solver.status_name(code)
     emit(("stats", {
         "solve_s": time.perf_counter() - t1,
-        "cpsat_status": solver.status_name(code),
+        "cpsat_status": name,
         "conflicts": solver.num_conflicts,
         "branches": solver.num_branches,
         "cpsat_wall_s": solver.wall_time,
     }))
-    emit(("done", solver.status_name(code), stopped))
-
-
-def _assemble(model: Model, messages: Sequence[Any], limit: int | None,
-              time_limit: float | None) -> Result:
-    """The Result from what :func:`_cpsat_run` reported (all of it, or what it sent
-    before the deadline stopped it)."""
-    from ..procs import read_messages
-
-    phase, stats, solutions, done = read_messages(messages, model.labels_of, _BUILDING)
-    code, stopped = done or (None, False)
-    stats.setdefault("solve_s", 0.0)
-    if solutions:
-        status = Status.SAT
-    elif code == "INFEASIBLE":
-        status = Status.UNSAT
+    if stopped:
+        emit(("done", AT_LIMIT, None))
+    elif name in ("INFEASIBLE", "OPTIMAL"):  # proved: no (other) solution
+        emit(("done", COMPLETE, None))
+    elif name in ("UNKNOWN", "FEASIBLE") and deadline.seconds is not None:
+        emit(("done", TIMED_OUT, None))
     else:
-        status = Status.UNKNOWN
-    cut = code in (None, "UNKNOWN") or (limit != 1 and code == "FEASIBLE")
-    if cut and time_limit is not None and not stopped:
-        stats["reason"] = f"time limit of {time_limit:g} s reached while {phase}"
-    exhausted = status is Status.UNSAT or (limit != 1 and code == "OPTIMAL" and not stopped)
-    return Result(status, solutions, stats, exhausted=exhausted)
+        emit(("done", GAVE_UP, f"CP-SAT answered {name}"))

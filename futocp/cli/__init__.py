@@ -101,9 +101,19 @@ def _about_input(exc: FutocpError, args: argparse.Namespace) -> str:
     return text
 
 
+def _command_of(argv: Sequence[str] | None) -> str | None:
+    """The sub-command ``argv`` names (its first word not an option), or None when the
+    whole parser is wanted (no command, ``help``, shell completion)."""
+    words = sys.argv[1:] if argv is None else argv
+    first = next((w for w in words if not w.startswith("-")), None)
+    if first == "help" or "_ARGCOMPLETE" in os.environ:
+        return None
+    return first
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (:data:`EXIT_CODES`)."""
-    parser = build_parser()
+    parser = build_parser(_command_of(argv))
     _autocomplete(parser)
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func

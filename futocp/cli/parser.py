@@ -9,6 +9,7 @@ completers of backends and families.
 from __future__ import annotations
 
 import argparse
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,7 +17,6 @@ from .. import __version__
 from ..backends import REGISTRY
 from ..errors import UsageError, did_you_mean
 from ..families import list_families
-from . import backends, convert, crosscheck, experiments, families, puzzles, rating, render, solve
 from .common import EXIT_CODES, EXIT_OK
 
 __all__ = ["build_parser", "COMMAND_GROUPS", "DESCRIPTION", "EXAMPLES", "COMMON_HELP"]
@@ -188,21 +188,26 @@ def _finish(parser: _Parser) -> None:
                 action.completer = _complete_families  # type: ignore[attr-defined]  # argcomplete's hook
 
 
-#: The command groups, in the order ``futocp --help`` lists their commands: each module
-#: has ``add_commands(sub)``, which adds its sub-parsers (each with ``func=cmd_*``).
-COMMAND_GROUPS: tuple[Any, ...] = (solve, backends, crosscheck, convert, puzzles, rating, families,
-                                   experiments, render)
+#: The command groups (modules of futocp.cli), in the order ``futocp --help`` lists their
+#: commands: each module has ``add_commands(sub)``, which adds its sub-parsers (each with
+#: ``func=cmd_*``). A group is imported when its commands are added.
+COMMAND_GROUPS: tuple[str, ...] = ("solve", "backends", "crosscheck", "convert", "puzzles",
+                                   "rating", "families", "experiments", "render")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command; with ``command``, of the groups up to the
+    one that has it (``futocp solve`` imports the solve group only), or of every group
+    when none has it (the error then says "did you mean")."""
     parser = _TopParser(prog="futocp", description=DESCRIPTION, epilog=_epilog())
     parser.add_argument("--version", action="version", version=f"futocp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 title="commands", parser_class=_Parser)
 
     for group in COMMAND_GROUPS:
-        group.add_commands(sub)
+        importlib.import_module(f".{group}", __package__).add_commands(sub)
+        if command is not None and command in sub.choices:
+            break
 
     p = sub.add_parser("help", help="the help of a command: futocp help solve")
     p.add_argument("topic", nargs="?", metavar="COMMAND",

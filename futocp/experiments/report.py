@@ -377,7 +377,7 @@ def _styles(df: pd.DataFrame) -> dict[Any, dict[str, str]]:
     for lab in labels:
         base = lab if lab in REGISTRY else backend_of.get(lab)
         if base in REGISTRY and (lab == base or variants[base] == 1):
-            out[lab] = _style(names.index(base))
+            out[lab] = _style(names.index(str(base)))
     free = itertools.count(len(names))  # never a registered backend's style
     for lab in labels:
         if lab not in out:
