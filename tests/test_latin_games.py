@@ -260,3 +260,15 @@ def test_every_encoding_of_the_new_kinds_counts_like_the_oracle(name, options):
         assert result.exhausted and len(set(result.solutions)) == result.n_solutions
         assert result.n_solutions == brute_force_count(board)
         assert all(verify(board, s) == [] for s in result.solutions)
+
+
+@pytest.mark.parametrize(("spec", "symmetry", "difficulty"),
+                         [("2x2adt", "a", "t"), ("2x2r4dt", "r4", "t"), ("2x2md2db", "md2", "b"),
+                          ("2x2m4", "m4", None), ("2x2md4", "md4", None)])
+def test_solo_symmetry_before_the_difficulty(spec, symmetry, difficulty):
+    """Tatham writes a symmetry before d<letter>: 2x2adt is none, then trivial."""
+    full = spec + ":a2c3d2c4a"
+    board = formats.loads(full, "solo")
+    assert (board.param_map["symmetry"], board.param_map.get("difficulty")) == (symmetry,
+                                                                                 difficulty)
+    assert formats.dumps(board, "solo") == full + "\n"

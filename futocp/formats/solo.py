@@ -115,8 +115,14 @@ def _read_params(cur: Cursor, end: int) -> dict[str, Any]:
                 raise cur.fail(f"mode {ch!r} given twice", at)
             out[flags[ch]] = True
         elif ch in "amr":
+            # a, r2, md4, ...: a "d" belongs to the symmetry only before its digit
+            # (2x2adt is no symmetry, then difficulty t)
             name = ch
-            while cur.pos < end and cur.peek() in "d0123456789":
+            if (ch != "a" and cur.pos + 1 < end and cur.peek() == "d"
+                    and cur.text[cur.pos + 1].isdigit()):
+                name += "d"
+                cur.pos += 1
+            while ch != "a" and cur.pos < end and cur.peek().isdigit():
                 name += cur.peek()
                 cur.pos += 1
             if name not in SYMMETRIES:
