@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from ..board import Board
 from ..errors import FutocpError, UsageError
 from ..families import get_family
+from ..propagate import bits
 from .core import Step
 from .games import GameScale, Outcome, register
 from .solo_killer import KILLER_GRADES, KillerState, SumQuirk, killer_state
@@ -197,16 +198,6 @@ def _mask_of(cells: Sequence[int]) -> int:
     for c in cells:
         m |= 1 << c
     return m
-
-
-def _bits(m: int) -> list[int]:
-    """The set bits of ``m``, lowest first."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _why_not(board: Board, complete: bool = True) -> str | None:
@@ -489,14 +480,14 @@ class _Solver:
             lp, bp = pos[d] & lm, pos[d] & bm
             for inside, kill, first in ((lp, bp & ~lm, True), (bp, lp & ~bm, False)):
                 if inside & ~(bm if first else lm) == 0 and kill:
-                    cells = _bits(kill)
+                    cells = bits(kill)
                     for c in cells:
                         self.eliminate(c, d)
                     bname = puz.unit_name(puz.blocks[b], f"box {b}")
                     a, z = (lname, bname) if first else (bname, lname)
                     self.note("intersection", (), tuple((c, d) for c in cells),
                               f"in {a}, {d + 1} lies only where it "
-                              f"meets {z}: not elsewhere in {z}", tuple(_bits(inside)))
+                              f"meets {z}: not elsewhere in {z}", tuple(bits(inside)))
                     return self.raise_diff(INTERSECT)
         return False
 
@@ -534,7 +525,7 @@ class _Solver:
                 self.eliminate(c, e)
             self.note("fish", (), elims, f"{d + 1} in rows {_nums(rows)} fits only in columns "
                       f"{_nums(cols)}: not elsewhere in those columns",
-                      tuple(y * n + x for y in rows for x in _bits(cols)), size=len(rows))
+                      tuple(y * n + x for y in rows for x in bits(cols)), size=len(rows))
             return self.raise_diff(EXTREME)
         return False
 
@@ -556,7 +547,7 @@ class _Solver:
                 return (c % n == sx or c // n == sy or which[c] == sb
                         or (c in on0 and start in on0) or (c in on1 and start in on1))
 
-            for d in _bits(m):
+            for d in bits(m):
                 number = {start: (m ^ (1 << d)).bit_length() - 1}
                 prev = {start: -1}
                 queue = [start]
@@ -646,19 +637,19 @@ def _set_search(rows: Sequence[int], n: int
         if len(inside) > size:
             raise _Impossible
         kills = tuple((kept[k], cols[m - 1 - b]) for k, r in enumerate(red)
-                      if r & ~t for b in _bits(r & t))
+                      if r & ~t for b in bits(r & t))
         if kills:
-            tmask = sum(1 << cols[m - 1 - b] for b in _bits(t))
+            tmask = sum(1 << cols[m - 1 - b] for b in bits(t))
             return tuple(kept[k] for k in inside), tmask, kills
     return None
 
 
 def _digits(mask: int) -> str:
-    return "{" + ",".join(str(d + 1) for d in _bits(mask)) + "}"
+    return "{" + ",".join(str(d + 1) for d in bits(mask)) + "}"
 
 
 def _nums(items: Sequence[int] | int) -> str:
-    seq = _bits(items) if isinstance(items, int) else items
+    seq = bits(items) if isinstance(items, int) else items
     return ",".join(map(str, seq))
 
 
@@ -701,7 +692,7 @@ def _solve(puz: SoloPuzzle, grid: Sequence[int], maxdiff: int, record: bool,
     steps = list(s.steps)
     guesses = deepest = solutions = 0
     ambiguous = False
-    for d in _bits(s.cand[best]):
+    for d in bits(s.cand[best]):
         trial = list(s.grid)
         trial[best] = d + 1
         sub = _solve(puz, trial, maxdiff, record, depth + 1)
