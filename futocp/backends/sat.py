@@ -55,6 +55,7 @@ from .sat_encode import (
     free_literals,
     pairwise_size,
     pb_available,
+    permute_cnf,
 )
 
 __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "CARD_CHOICES", "LINEAR_ENCODINGS",
@@ -62,7 +63,7 @@ __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "CARD_CHOICES", "LI
            "NARY_ENCODERS", "NARY_CHOICES", "AUTO_NARY", "NaryContext",
            "AUTO_SOLVERS", "AUTO_PAIRWISE_MAX", "AUTO_CARD_LONG", "MAX_PAIRWISE_CLAUSES",
            "AUTO_CHILD_LITERALS", "encode", "card_for", "pairwise_size", "pb_available",
-           "resolve_solver", "can_interrupt", "estimate_cnf", "free_literals"]
+           "resolve_solver", "can_interrupt", "estimate_cnf", "free_literals", "permute_cnf"]
 
 
 NON_INCREMENTAL = ("kissat",)
@@ -197,6 +198,10 @@ class SatBackend(Backend):
                "diagram encoding; auto = by measurement"),
         Option("simplify", bool, True, None,
                "unit-propagate the CNF and encode again without the values it settles"),
+        Option("shuffle", int, 0, None,
+               "renumber the CNF's variables and reorder its clauses with this seed before "
+               "solving (0: as built): another search path of a deterministic solver, for "
+               "portfolios", min=0),
         Option("solver", str, "auto", None,
                "python-sat solver (kissat404, cadical195, glucose42, minisat22, ...); auto = "
                "kissat404 for one solution, cadical195 to enumerate, glucose42 under a time "
@@ -318,7 +323,8 @@ def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
         return
     emit(("phase", "loading the solver"))
     t1 = time.perf_counter()
-    solver = _new_solver(name, form.cnf.clauses)
+    clauses, to_new, back = permute_cnf(form.cnf.clauses, form.n_vars, options["shuffle"])
+    solver = _new_solver(name, clauses)
     load_s = time.perf_counter() - t1
     emit(("stats", {"load_s": load_s, "encode_s": form.stats["encode_s"] + load_s}))
     emit(("phase", "solving"))
@@ -339,11 +345,11 @@ def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
             if not answer:
                 exhausted = True
                 break
-            true_vars = {lit for lit in solver.get_model() if lit > 0}
+            true_vars = {back[lit] for lit in solver.get_model() if lit > 0}
             values = form.read(true_vars)
             emit(("solution", values))
             found += 1
-            block = [-var for c, pairs in enumerate(form.cell_vars)
+            block = [-to_new[var] for c, pairs in enumerate(form.cell_vars)
                      for v, var in pairs if v == values[c]]
             if not block:  # every cell is fixed: the only solution
                 exhausted = True
@@ -355,7 +361,7 @@ def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
             else:  # Kissat aborts the process on a clause added after a solve
                 blocks.append(block)
                 solver.delete()
-                solver = _new_solver(name, form.cnf.clauses + blocks)
+                solver = _new_solver(name, clauses + blocks)
         solve_s = time.perf_counter() - t0
         try:
             acc = solver.accum_stats()
