@@ -5,7 +5,7 @@ writes it for its ``kissat`` / ``cadical`` peers (:func:`hard._cnf_3d`: a variab
 per hole and value its row and column givens allow; exactly one per hole,
 row-value and column-value; pairwise at-most-one). *futocp* is what the ``sat``
 backend hands its solver: :func:`futocp.model.build_model` (list filtering) then
-:meth:`SatBackend.compile` with the default options, or ``--futocp k=v,k=v``;
+:meth:`SatBackend.compile` with the default options for that solver, or ``--futocp k=v,k=v``;
 ``--also`` adds more futocp configurations (``;``-separated) beside it.
 
 Both go to the same python-sat solver (``--solvers``, default the three the sat
@@ -72,9 +72,10 @@ WORST = 1.5
 TEXTBOOK = "textbook"
 
 
-def build(board: Board, formula: str) -> tuple[list[list[int]], int, Any]:
+def build(board: Board, formula: str, solver: str = "auto") -> tuple[list[list[int]], int, Any]:
     """The clauses, the number of variables and a reader (true variables -> labels
-    per cell) of ``formula``: ``textbook`` or ``futocp[:k=v,...]``."""
+    per cell) of ``formula``: ``textbook`` or ``futocp[:k=v,...]`` (the sat backend's
+    CNF for ``solver``: ``card_long=auto`` depends on it)."""
     if formula == TEXTBOOK:
         clauses, meaning = _cnf_3d(board)
 
@@ -89,7 +90,7 @@ def build(board: Board, formula: str) -> tuple[list[list[int]], int, Any]:
 
     options = _options(formula.partition(":")[2])
     model = build_model(board)
-    form = SatBackend().compile(model, **options)
+    form = SatBackend().compile(model, **{"solver": solver, **options})
     if form.trivially_unsat:
         return [[]], form.n_vars, None
 
@@ -117,7 +118,7 @@ def _run(task: dict[str, Any]) -> dict[str, Any]:
 
     limit_memory(MEMORY_MB)
     t0 = time.perf_counter()
-    clauses, n_vars, reader = build(task["board"], task["formula"])
+    clauses, n_vars, reader = build(task["board"], task["formula"], task["solver"])
     clauses, _, back = permute_cnf(clauses, n_vars, task["seed"])
     t1 = time.perf_counter()
     if reader is None or any(not cl for cl in clauses):
@@ -207,6 +208,16 @@ def _conflicts(runs: Sequence[dict[str, Any]]) -> str:
     return f"{statistics.median(xs):,.0f}" if xs else "-"
 
 
+def _runs_cpu(data: dict[str, Any], system: str) -> list[list[float]]:
+    """Per file whose every run of ``system`` answered: the runs' CPU times (floored)."""
+    out = []
+    for row in data["rows"].values():
+        runs = row["runs"][system]
+        if _solved(runs) == len(runs):
+            out.append([max(r.get("cpu_s", r["solve_s"]), FLOOR_S) for r in runs])
+    return out
+
+
 def summary(data: dict[str, Any]) -> list[str]:
     """Markdown: a row per file, then the ratios per solver and configuration."""
     formulas, solvers = data["formulas"], data["solvers"]
@@ -250,6 +261,16 @@ def summary(data: dict[str, Any]) -> list[str]:
                      f"{_solved(mine)} / {_solved(ref_runs)} of {len(mine)} runs",
                      f"{_conflicts(mine)} / {_conflicts(ref_runs)}"]
             lines.append("| " + " | ".join(cells) + " |")
+    if data["shuffles"]:
+        lines += ["", "The spread of one formula over its permutations: per file solved in every "
+                      "run, the slowest run's CPU time over the fastest's (floor "
+                      f"{FLOOR_S:g} s); the median and the largest over the files:", ""]
+        for solver in solvers:
+            for f in formulas:
+                spread = [max(xs) / min(xs) for xs in _runs_cpu(data, f"{f}@{solver}")]
+                if spread:
+                    lines.append(f"- {f} @{solver}: median {statistics.median(spread):.1f}x, "
+                                 f"largest {max(spread):.1f}x ({len(spread)} files)")
     return lines
 
 
