@@ -100,13 +100,9 @@ def build(board: Board, formula: str, solver: str = "auto") -> tuple[list[list[i
     return form.cnf.clauses, form.n_vars, read_futocp
 
 
-def _options(text: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for kv in filter(None, text.split(",")):
-        key, _, value = kv.partition("=")
-        out[key] = int(value) if value.isdigit() else (value == "1" if key == "simplify"
-                                                        else value)
-    return out
+def _options(text: str) -> dict[str, str]:
+    """``k=v,k=v`` as a dict of strings (the backend's options parse them)."""
+    return dict(kv.partition("=")[::2] for kv in text.split(",") if kv)
 
 
 def _run(task: dict[str, Any]) -> dict[str, Any]:
@@ -189,14 +185,17 @@ def _solved(runs: Sequence[dict[str, Any]]) -> int:
     return sum(r["status"] in ("sat", "unsat") for r in runs)
 
 
-def ratios(data: dict[str, Any], formula: str, solver: str, key: str = "cpu_s"
-           ) -> dict[str, float]:
+def ratios(data: dict[str, Any], formula: str, solver: str, key: str = "cpu_s",
+           floor_only: bool = False) -> dict[str, float]:
     """Per file: median time of ``formula`` over the textbook's (same solver), floored
-    at :data:`FLOOR_S`; files where neither solved a run are left out."""
+    at :data:`FLOOR_S`; files where neither solved a run are left out (with
+    ``floor_only``, also those where both medians are below the floor)."""
     out = {}
     for name, row in data["rows"].items():
         mine, ref = row["runs"][f"{formula}@{solver}"], row["runs"][f"{TEXTBOOK}@{solver}"]
         if not _solved(mine) and not _solved(ref):
+            continue
+        if floor_only and max(_med(mine, key), _med(ref, key)) < FLOOR_S:
             continue
         out[name] = max(_med(mine, key), FLOOR_S) / max(_med(ref, key), FLOOR_S)
     return out
@@ -243,9 +242,10 @@ def summary(data: dict[str, Any]) -> list[str]:
                   f" {data['shuffles'] + 1} run(s) per file: the formula as built"
                   f"{' and shuffles' if data['shuffles'] else ''}; median time per file; "
                   f"ratio = futocp / textbook, floor {FLOOR_S:g} s):", "",
-              "| solver | futocp config | files | median ratio solve (CPU) | max | worse than "
+              "| solver | futocp config | files | median ratio solve (CPU) | the same, files "
+              f"above {FLOOR_S:g} s | max | worse than "
               f"{WORST:g}x | median ratio total | solved futocp / textbook | median conflicts "
-              "futocp / textbook |", "|---|---|---:|---:|---:|---|---:|---|---|"]
+              "futocp / textbook |", "|---|---|---:|---:|---:|---:|---|---:|---|---|"]
     for solver in solvers:
         ref_runs = [r for row in data["rows"].values() for r in row["runs"][f"{TEXTBOOK}@{solver}"]]
         for f in ours:
@@ -255,7 +255,9 @@ def summary(data: dict[str, Any]) -> list[str]:
                 continue
             worse = [f"{n.removesuffix('.pls')} {r:.2f}" for n, r in rs.items() if r > WORST]
             mine = [r for row in data["rows"].values() for r in row["runs"][f"{f}@{solver}"]]
+            above = [r for n, r in rs.items() if n in ratios(data, f, solver, floor_only=True)]
             cells = [solver, f, str(len(rs)), f"{statistics.median(rs.values()):.2f}",
+                     f"{statistics.median(above):.2f} ({len(above)})" if above else "-",
                      f"{max(rs.values()):.2f}", ", ".join(worse) or "none",
                      f"{statistics.median(rt.values()):.2f}",
                      f"{_solved(mine)} / {_solved(ref_runs)} of {len(mine)} runs",
