@@ -297,12 +297,12 @@ def load_or_run(load: str | None, save: str | None, run: Callable[[], dict[str, 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--cap", type=float, default=60.0, help="seconds per run (default 60)")
-    p.add_argument("--csplib", type=int, default=4,
-                   help="CSPLib order-30 files, spread over the 40 (0 none, -1 all; default 4)")
+    p.add_argument("--solvers", default=",".join(SOLVERS), help="python-sat solvers")
+    p.add_argument("--cap", type=float, default=60.0, help="wall seconds per run (default 60)")
+    # the files: hard.py's QWH set (its --csplib and --only), less --skip
     p.add_argument("--only", default="", help="comma-separated substrings of file names")
     p.add_argument("--skip", default="", help="comma-separated substrings of names to leave out")
-    p.add_argument("--solvers", default=",".join(SOLVERS), help="python-sat solvers")
+    p.add_argument("--csplib", type=int, default=4, help="CSPLib files, as hard.py's --csplib")
     p.add_argument("--futocp", default="", help="the futocp configuration: k=v,k=v (defaults)")
     p.add_argument("--also", default="", help="more futocp configurations, ';'-separated")
     p.add_argument("--shuffles", type=int, default=0, help="permuted runs per formula (default 0)")
