@@ -10,6 +10,7 @@ import pytest
 from futocp.backends.sat import (
     AMO_ONLY,
     AUTO_CARD_LONG,
+    AUTO_LONG_PAIRWISE_CLAUSES,
     AUTO_PAIRWISE_MAX,
     CARD_CHOICES,
     CARD_ENCODINGS,
@@ -20,6 +21,7 @@ from futocp.backends.sat import (
     SatFormulation,
     card_for,
     estimate_cnf,
+    long_lists,
     pairwise_size,
 )
 from futocp.backends.sat_encode import _groups
@@ -42,7 +44,7 @@ QWH = Path(__file__).resolve().parent.parent / "instances" / "qwh"
 def test_the_defaults_are_the_measured_ones() -> None:
     defaults = {o.name: o.default for o in SatBackend.options}
     assert (defaults["card"], defaults["pairwise_max"], defaults["card_long"]) == \
-        ("auto", AUTO_PAIRWISE_MAX, AUTO_CARD_LONG)
+        ("auto", AUTO_PAIRWISE_MAX, "auto")
     # chosen by benchmarks/sat_encodings.py threshold (docs/performance.md)
     assert (AUTO_PAIRWISE_MAX, AUTO_CARD_LONG) == (10, "seqcounter")
     assert CARD_CHOICES == ("auto", *CARD_ENCODINGS)
@@ -135,9 +137,13 @@ def test_mixed_lengths_count_like_brute_force(pairwise_max: int, used: set[str])
     # no filtering: a cell keeps 4 values, a row or column 3 cells for a clue's
     # value in its other line, 4 for the rest
     board = latin_square(4, [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0]])
-    r = all_solutions(board, "none", pairwise_max=pairwise_max, simplify=False)
+    # (enumeration runs CaDiCaL, for which card_long=auto is pairwise: name the long encoding)
+    r = all_solutions(board, "none", pairwise_max=pairwise_max, simplify=False,
+                      card_long=AUTO_CARD_LONG)
     assert r.n_solutions == brute_force_count(board) > 1
     assert set(r.stats["card_used"]) == used
+    r = all_solutions(board, "none", pairwise_max=pairwise_max, simplify=False)
+    assert r.n_solutions == brute_force_count(board) and set(r.stats["card_used"]) == {"pairwise"}
     ms = multiset_board()  # counts of 2: the fallback whatever the length
     r = all_solutions(ms, pairwise_max=pairwise_max, card_long="ladder")
     assert r.n_solutions == 90 and r.stats["card_multi"] == MULTI_FALLBACK
@@ -199,3 +205,20 @@ def test_decode_reads_an_auto_cnf() -> None:
                  if model.values[v] == labels[c]]
     answer = "SAT\n" + " ".join(map(str, true_vars)) + " 0\n"
     assert decode(board, to_dimacs(model, pairwise_max=0), answer) == labels
+
+
+def test_card_long_auto_is_by_solver() -> None:
+    model = build_model(latin_square(12))  # empty: every list has 12 literals
+    for solver, used in (("kissat404", {AUTO_CARD_LONG: 432}), ("glucose42", {AUTO_CARD_LONG: 432}),
+                         ("auto", {AUTO_CARD_LONG: 432}), ("cadical195", {"pairwise": 432})):
+        form = SatBackend().compile(model, solver=solver)
+        assert form.stats["card_used"] == used, solver
+    forced = SatBackend().compile(model, solver="cadical195", card_long="ladder")
+    assert forced.stats["card_used"] == {"ladder": 432}
+    # past the budget, CaDiCaL's long lists take the counter too
+    big = build_model(latin_square(45))
+    assert pairwise_size(big) > AUTO_LONG_PAIRWISE_CLAUSES
+    opts = SatBackend().parse_options({"solver": "cadical195"})
+    assert long_lists(big, opts) == (AUTO_PAIRWISE_MAX, AUTO_CARD_LONG)
+    r = SatBackend().solve(build_model(latin_square(12)), solver="cadical195")
+    assert r.status is Status.SAT and r.stats["card_used"] == {"pairwise": 432}

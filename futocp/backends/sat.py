@@ -63,6 +63,7 @@ from .sat_encode import (
     free_literals,
     pairwise_size,
     pb_available,
+    permute_cnf,
 )
 
 __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "CARD_CHOICES", "LINEAR_ENCODINGS",
@@ -70,8 +71,30 @@ __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "CARD_CHOICES", "LI
            "NARY_ENCODERS", "NARY_CHOICES", "AUTO_NARY", "NaryContext",
            "AUTO_SOLVERS", "AUTO_PAIRWISE_MAX", "AUTO_CARD_LONG", "MAX_PAIRWISE_CLAUSES",
            "AUTO_CHILD_LITERALS", "encode", "card_for", "pairwise_size", "pb_available",
-           "resolve_solver", "can_interrupt", "estimate_cnf", "free_literals"]
+           "resolve_solver", "can_interrupt", "estimate_cnf", "free_literals", "permute_cnf",
+           "CARD_LONG_CHOICES", "PAIRWISE_LONG_SOLVERS", "AUTO_LONG_PAIRWISE_CLAUSES",
+           "long_lists"]
 
+
+CARD_LONG_CHOICES = ("auto", *LINEAR_ENCODINGS)
+"""The values of option ``card_long``: ``auto`` (by solver, :func:`long_lists`) or one
+linear encoding."""
+
+PAIRWISE_LONG_SOLVERS = ("cadical",)
+"""Solver name prefixes for which ``card_long=auto`` keeps long lists pairwise too (while
+the formula's pairwise clauses stay within :data:`AUTO_LONG_PAIRWISE_CLAUSES`): CaDiCaL
+on a sequential counter needs 8-75x the conflicts it needs on the pairwise clauses of an
+empty order-30 square (3 permutations; 3.0-10.5 s against 9.6-51 s), where Kissat (0.6 s
+against 5.3 s) and Glucose (1.5 s against 2.3 s) take the counter
+(``docs/performance.md``, "Issue 25: CNF and frontier")."""
+
+AUTO_LONG_PAIRWISE_CLAUSES = 2_000_000
+"""Under ``card_long=auto`` with a solver of :data:`PAIRWISE_LONG_SOLVERS`, every list is
+pairwise when the whole formula's pairwise clauses stay within this, else the lists above
+``pairwise_max`` take :data:`AUTO_CARD_LONG`. Between two measured points: the empty
+order-30 square (1.2 M) was encoded and solved in 5.8 s (the textbook CNF 6.2 s), the
+empty order-40 square (3.7 M) timed out at 30 s in 3 of 3 runs, the encoding in Python
+alone taking most of it (load average 8-10)."""
 
 NON_INCREMENTAL = ("kissat",)
 """Solver name prefixes that take no clause after a solve (enumeration rebuilds them)."""
@@ -193,8 +216,9 @@ class SatBackend(Backend):
         Option("pairwise_max", int, AUTO_PAIRWISE_MAX, None,
                "under card=auto, the longest list (cells of a row, values of a cell) encoded "
                "pairwise", min=0),
-        Option("card_long", str, AUTO_CARD_LONG, LINEAR_ENCODINGS,
-               "under card=auto, the encoding of lists longer than pairwise_max"),
+        Option("card_long", str, "auto", CARD_LONG_CHOICES,
+               "under card=auto, the encoding of lists longer than pairwise_max; auto = "
+               "seqcounter, or pairwise too for CaDiCaL while the formula stays small"),
         Option("less", str, DEFAULT_LESS, LESS_ENCODINGS,
                "encoding of inequalities: support clauses or order encoding"),
         Option("cage", str, DEFAULT_CAGE, CAGE_ENCODINGS,
@@ -204,6 +228,10 @@ class SatBackend(Backend):
                "diagram encoding; auto = by measurement"),
         Option("simplify", bool, True, None,
                "unit-propagate the CNF and encode again without the values it settles"),
+        Option("shuffle", int, 0, None,
+               "renumber the CNF's variables and reorder its clauses with this seed before "
+               "solving (0: as built): another search path of a deterministic solver, for "
+               "portfolios", min=0),
         Option("solver", str, "auto", None,
                "python-sat solver (kissat404, cadical195, glucose42, minisat22, ...); auto = "
                "kissat404 for one solution, cadical195 to enumerate, glucose42 under a time "
@@ -225,15 +253,16 @@ class SatBackend(Backend):
         ``less``, ``cage`` and ``simplify``; ``solver`` is ignored); ``deadline`` is
         checked while encoding."""
         opts = self.parse_options(options)
+        pairwise_max, card_long = long_lists(model, opts)
         return encode(model, opts["card"], opts["less"], opts["simplify"], opts["cage"],
-                      deadline=deadline, pairwise_max=opts["pairwise_max"],
-                      card_long=opts["card_long"], nary=opts["nary"])
+                      deadline=deadline, pairwise_max=pairwise_max, card_long=card_long,
+                      nary=opts["nary"])
 
     def estimate_mb(self, model: Model, options: dict[str, Any]) -> float | None:
         """The CNF's size in memory, in Python lists and in the solver (see
         :data:`BYTES_PER_CLAUSE`)."""
         clauses, literals, variables = estimate_cnf(model, options["card"],
-                                                    options["pairwise_max"], options["card_long"])
+                                                    *long_lists(model, options))
         return (clauses * BYTES_PER_CLAUSE + literals * BYTES_PER_LITERAL
                 + variables * BYTES_PER_VARIABLE) / 2 ** 20
 
@@ -252,10 +281,10 @@ class SatBackend(Backend):
         interruptible = can_interrupt(name)
         child = limits.child or (time_limit is not None and not interruptible)
         if time_limit is not None and not child:  # a load nothing can interrupt here
-            literals = estimate_cnf(model, options["card"], options["pairwise_max"],
-                                    options["card_long"])[1]
+            literals = estimate_cnf(model, options["card"],
+                                    *long_lists(model, {**options, "solver": name}))[1]
             child = literals * LOAD_S_PER_LITERAL > time_limit
-        args = (self, model, limit, time_limit, options, name)
+        args = (self, model, limit, time_limit, {**options, "solver": name}, name)
         if not child:
             messages: list[Any] = [("stats", {"solver": name})]
             _sat_run(messages.append, *args)
@@ -272,6 +301,35 @@ class SatBackend(Backend):
             if result.status is Status.UNSAT:  # pragma: no cover - unsat was sent before
                 result.status = Status.UNKNOWN
         return result
+
+
+def long_lists(model: Model, options: dict[str, Any]) -> tuple[int, str]:
+    """``(pairwise_max, card_long)`` to encode with, from the options: ``card_long=auto``
+    means :data:`AUTO_CARD_LONG` above ``pairwise_max``, or for a solver of
+    :data:`PAIRWISE_LONG_SOLVERS` (option ``solver``; ``auto`` stands for its
+    one-solution choice) every list pairwise while the formula's pairwise clauses stay
+    within :data:`AUTO_LONG_PAIRWISE_CLAUSES`.
+
+    Example:
+        >>> from futocp.families import latin_square
+        >>> from futocp.model import build_model
+        >>> m = build_model(latin_square(12))
+        >>> opts = {"card": "auto", "pairwise_max": 10, "card_long": "auto"}
+        >>> long_lists(m, {**opts, "solver": "kissat404"}), long_lists(m, {**opts, "solver": "auto"})
+        ((10, 'seqcounter'), (10, 'seqcounter'))
+        >>> long_lists(m, {**opts, "solver": "cadical195"})
+        (144, 'seqcounter')
+    """
+    pairwise_max, card_long = options["pairwise_max"], options["card_long"]
+    if card_long != "auto":
+        return pairwise_max, card_long
+    solver = options.get("solver", "auto")
+    if solver == "auto":
+        solver = resolve_solver("auto")
+    if (options.get("card", "auto") == "auto" and solver.startswith(PAIRWISE_LONG_SOLVERS)
+            and pairwise_size(model) <= AUTO_LONG_PAIRWISE_CLAUSES):
+        return max(pairwise_max, model.n_cells, model.n_values), AUTO_CARD_LONG
+    return pairwise_max, AUTO_CARD_LONG
 
 
 def _new_solver(name: str, clauses: Sequence[Sequence[int]]) -> Any:
@@ -325,7 +383,8 @@ def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
         return
     emit(("phase", "loading the solver"))
     t1 = time.perf_counter()
-    solver = _new_solver(name, form.cnf.clauses)
+    clauses, to_new, back = permute_cnf(form.cnf.clauses, form.n_vars, options["shuffle"])
+    solver = _new_solver(name, clauses)
     load_s = time.perf_counter() - t1
     emit(("stats", {"load_s": load_s, "encode_s": form.stats["encode_s"] + load_s}))
     emit(("phase", "solving"))
@@ -346,11 +405,11 @@ def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
             if not answer:
                 exhausted = True
                 break
-            true_vars = {lit for lit in solver.get_model() if lit > 0}
+            true_vars = {back[lit] for lit in solver.get_model() if lit > 0}
             values = form.read(true_vars)
             emit(("solution", values))
             found += 1
-            block = [-var for c, pairs in enumerate(form.cell_vars)
+            block = [-to_new[var] for c, pairs in enumerate(form.cell_vars)
                      for v, var in pairs if v == values[c]]
             if not block:  # every cell is fixed: the only solution
                 exhausted = True
@@ -362,7 +421,7 @@ def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
             else:  # Kissat aborts the process on a clause added after a solve
                 blocks.append(block)
                 solver.delete()
-                solver = _new_solver(name, form.cnf.clauses + blocks)
+                solver = _new_solver(name, clauses + blocks)
         solve_s = time.perf_counter() - t0
         try:
             acc = solver.accum_stats()

@@ -25,7 +25,8 @@ __all__ = ["SatFormulation", "CARD_ENCODINGS", "CARD_CHOICES", "LINEAR_ENCODINGS
            "LESS_ENCODINGS", "CAGE_ENCODINGS", "DEFAULT_CARD", "DEFAULT_LESS", "DEFAULT_CAGE",
            "AMO_ONLY", "MULTI_FALLBACK", "NARY_ENCODERS", "NARY_CHOICES", "AUTO_NARY",
            "NaryContext", "AUTO_PAIRWISE_MAX", "AUTO_CARD_LONG", "MAX_PAIRWISE_CLAUSES", "Lit",
-           "encode", "card_for", "pairwise_size", "pb_available", "estimate_cnf", "free_literals"]
+           "encode", "card_for", "pairwise_size", "pb_available", "estimate_cnf", "free_literals",
+           "permute_cnf"]
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer",
                   "mtotalizer", "kmtotalizer", "ladder", "bitwise")
@@ -792,6 +793,45 @@ def _cage_pb(model: Model, rel: Relation, domains: Sequence[int], fixed: dict[in
         for clause in PBEnc.equals(lits=lits, weights=weights, bound=bound, vpool=pool,
                                    encoding=PBType.best).clauses:
             add(clause)
+
+
+def permute_cnf(clauses: list[list[int]], n_vars: int, seed: int
+                ) -> tuple[list[list[int]], list[int], list[int]]:
+    """The same formula renumbered: variables permuted, clauses and their literals
+    reordered, by ``seed`` (0: unchanged). A deterministic CDCL solver (Kissat,
+    CaDiCaL) takes another search path on it; on QWH the run time of one formula
+    spreads over two orders of magnitude across such permutations
+    (``benchmarks/cnf_textbook.py``).
+
+    Returns:
+        ``(clauses, to_new, back)``: ``to_new[v]`` is old variable v's new number,
+        ``back[w]`` new variable w's old one (index 0 unused); seed 0 gives the
+        clauses themselves (not a copy) and the identity.
+
+    Example:
+        >>> cls, to_new, back = permute_cnf([[1, -2], [2, 3]], 3, seed=5)
+        >>> sorted(sorted(back[abs(x)] * (1 if x > 0 else -1) for x in c) for c in cls)
+        [[-2, 1], [2, 3]]
+        >>> permute_cnf([[1, -2]], 2, 0)
+        ([[1, -2]], [0, 1, 2], [0, 1, 2])
+    """
+    import random
+
+    ident = list(range(n_vars + 1))
+    if not seed:
+        return clauses, ident, ident
+    rng = random.Random(seed)
+    perm = ident[1:]
+    rng.shuffle(perm)
+    to_new = [0, *perm]
+    back = [0] * (n_vars + 1)
+    for old, new in enumerate(to_new):
+        back[new] = old
+    out = [[to_new[lit] if lit > 0 else -to_new[-lit] for lit in cl] for cl in clauses]
+    for cl in out:
+        rng.shuffle(cl)
+    rng.shuffle(out)
+    return out, to_new, back
 
 
 def free_literals(model: Model) -> int:
