@@ -42,11 +42,9 @@ A *relation* ties some cells of a board beyond their asterisms: ``less``
 * the key under which instance files list it (``less``, ``consecutive``,
   ``nonconsecutive``, ``ratio``, ``cages``, ``arith``, ``visible``).
 
-A backend may register a specialised encoding for a kind (CP-SAT's
-``add_abs_equality``, a linear sum for a cage): it keeps those in its own
-module, keyed by kind name; a kind it does not know falls back to the generic
-decomposition. A backend declares ``binary`` and ``nary`` in its capabilities
-when it takes every binary, every n-ary kind. Adding a kind is therefore one
+A backend keeps its specialised encodings (CP-SAT's ``add_abs_equality``, a
+linear sum for a cage) in its own module, keyed by kind name, and declares
+``binary`` / ``nary`` when it takes every kind: adding a kind is one
 :func:`register` call (``docs/extending.md`` shows a binary and an n-ary one).
 
 Example:

@@ -24,7 +24,7 @@ from ..board import Board
 from ..model import build_model
 from .core import Contradiction, Engine, State, Step, Technique
 from .games import Outcome
-from .solve import _fixpoint, _guided, _solutions, _start, _validate
+from .solve import _guided, _settle, _solutions, _start
 from .techniques import TECHNIQUE_FUNCS
 
 __all__ = ["LatinGame", "at_level", "shared", "latin_engine", "grade_latin", "SIMPLE",
@@ -101,19 +101,6 @@ def _relabel(steps: Sequence[Step], level: int) -> list[Step]:
     return out
 
 
-def _run(eng: Engine, st: State, top: int, steps: list[Step]) -> tuple[str, int, str | None]:
-    """The fixpoint of the levels up to ``top``: ``(status, highest level used, reason)``."""
-    try:
-        used = _fixpoint(eng, st, top, steps)
-        if not st.left:
-            bad = _validate(eng, st)
-            if bad:
-                raise Contradiction(bad)
-    except Contradiction as exc:
-        return "impossible", 0, exc.reason
-    return ("solved" if not st.left else "unfinished"), used, None
-
-
 def grade_latin(game: LatinGame, board: Board, max_level: int) -> Outcome:
     """Grade ``board`` on ``game`` with levels up to ``max_level`` (an index into its grades).
 
@@ -136,7 +123,7 @@ def grade_latin(game: LatinGame, board: Board, max_level: int) -> Outcome:
             st = _start(eng)
         except Contradiction as exc:
             return Outcome("impossible", None, [], reason=exc.reason)
-        status, used, reason = _run(eng, st, top, steps)
+        status, used, reason = _settle(eng, st, top, steps)
         if status == "solved":
             return Outcome("solved", used, steps, st.labels())
         if status == "impossible":

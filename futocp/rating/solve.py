@@ -92,6 +92,22 @@ def _fixpoint(eng: Engine, st: State, maxlevel: int, steps: list[Step]) -> int:
     return used
 
 
+def _settle(eng: Engine, st: State, top: int, steps: list[Step]
+            ) -> tuple[str, int, str | None]:
+    """The fixpoint of the levels up to ``top`` (its steps appended to ``steps``):
+    ``(status, highest level used, reason)``, the status ``solved``, ``unfinished``
+    or ``impossible`` (a contradiction, or a filled grid that breaks a rule)."""
+    try:
+        used = _fixpoint(eng, st, top, steps)
+        if not st.left:
+            bad = _validate(eng, st)
+            if bad:
+                raise Contradiction(bad)
+    except Contradiction as exc:
+        return "impossible", 0, exc.reason
+    return ("solved" if not st.left else "unfinished"), used, None
+
+
 def _solve(eng: Engine, st: State, maxlevel: int) -> _Outcome:
     """Solve from ``st`` with the techniques up to ``maxlevel``; guess at level 4.
 
@@ -102,15 +118,10 @@ def _solve(eng: Engine, st: State, maxlevel: int) -> _Outcome:
     guesses (:func:`_guided`), each refuting a wrong label or taking the solution's.
     """
     steps: list[Step] = []
-    try:
-        used = _fixpoint(eng, st, maxlevel, steps)
-        if not st.left:
-            bad = _validate(eng, st)
-            if bad:
-                raise Contradiction(bad)
-    except Contradiction as exc:
-        return _Outcome("impossible", 0, steps, [], reason=exc.reason, state=st)
-    if not st.left:
+    status, used, reason = _settle(eng, st, maxlevel, steps)
+    if status == "impossible":
+        return _Outcome("impossible", 0, steps, [], reason=reason, state=st)
+    if status == "solved":
         return _Outcome("solved", used, steps, [st.labels()], state=st)
     if maxlevel < 4 or not eng.allow_guess:
         return _Outcome("unfinished", used, steps, [], reason="no technique of the allowed "
