@@ -30,6 +30,7 @@ import functools
 import os
 import random
 import time
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -82,14 +83,22 @@ def available_backends(complete_only: bool = False) -> list[str]:
             if cls.available() is True and (cls.complete or not complete_only) and _chosen(name)]
 
 
-def backend_params(complete_only: bool = False) -> list:
-    """Every backend of the REGISTRY, skipped with the reason when unavailable."""
+ONE_BY_ONE = ("mip", "smt")
+"""Backends that enumerate by re-solving with a no-good per solution found: a test
+that counts hundreds of solutions takes them tens of seconds (``make test-slow``)."""
+
+
+def backend_params(complete_only: bool = False, slow: Collection[str] = ()) -> list:
+    """Every backend of the REGISTRY, skipped with the reason when unavailable;
+    those named in ``slow`` marked ``slow`` (left to ``make test-slow``)."""
     out = []
     for name, cls in REGISTRY.items():
         if (complete_only and not cls.complete) or not _chosen(name):
             continue
         ok = cls.available()
         marks = [] if ok is True else [pytest.mark.skip(reason=f"{name}: {ok}")]
+        if name in slow:
+            marks.append(pytest.mark.slow)
         out.append(pytest.param(name, marks=marks, id=name))
     return out
 

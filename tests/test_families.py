@@ -39,7 +39,7 @@ from futocp.result import Status
 from futocp.verify import verify
 
 from .oracle import brute_force_count
-from .strategies import available_backends, backend_params
+from .strategies import ONE_BY_ONE, available_backends, backend_params
 
 ROOT = Path(__file__).resolve().parent.parent
 SUDOKU_DATA = ROOT / "instances" / "sudoku"
@@ -235,7 +235,7 @@ def _may_stall(name: str, result) -> bool:
     return False
 
 
-@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("name", backend_params(slow=("smt",)))
 def test_big_sudoku_solves(name):
     board = sudoku("4x4")
     result = get_backend(name).solve(build_model(board), limit=1, time_limit=_limit(name))
@@ -252,7 +252,7 @@ def test_sudoku_25_solves():
     check(board, result)
 
 
-@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("name", backend_params(slow=ONE_BY_ONE))
 @pytest.mark.parametrize("board, expected", [
     (sudoku("2x2"), 288),
     (latin_square(4), 576),

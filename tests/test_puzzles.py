@@ -26,7 +26,13 @@ from futocp.puzzles import (
 )
 from futocp.verify import verify
 
-from .strategies import backend_params, brute_force_count, multiset_board, string_square
+from .strategies import (
+    ONE_BY_ONE,
+    backend_params,
+    brute_force_count,
+    multiset_board,
+    string_square,
+)
 
 COMPLETE = backend_params(complete_only=True)
 ORACLE = "cpsat"  # the uniqueness checks below are re-done by counting with this backend
@@ -50,7 +56,7 @@ def assert_critical_puzzle(board: Board, solution) -> None:
 
 
 # ------------------------------------------------------------------ count
-@pytest.mark.parametrize("backend", COMPLETE)
+@pytest.mark.parametrize("backend", backend_params(complete_only=True, slow=ONE_BY_ONE))
 def test_count_known_totals(backend):
     assert count(latin_square(3), limit=None, backend=backend).count == 12
     res = count(latin_square(4), limit=None, backend=backend)

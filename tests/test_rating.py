@@ -298,7 +298,9 @@ def test_explain_steps_are_sound_and_solve(spec: str, grade: str, game_id: str) 
 
 
 @pytest.mark.parametrize("path", ["futoshiki/9x9-recursive-02.json", "futoshiki/8x8-extreme-01.json",
-                                  "sudoku/9x9-critical-01.json", "sudoku/16x16-critical-01.sudoku",
+                                  "sudoku/9x9-critical-01.json",
+                                  pytest.param("sudoku/16x16-critical-01.sudoku",
+                                               marks=pytest.mark.slow),
                                   "jigsaw/9x9-critical-01.json", "sudoku-x/9x9-critical-01.sudoku"])
 def test_explain_on_other_boards(path: str) -> None:
     board = formats.read(ROOT / "instances" / path)
