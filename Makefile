@@ -34,8 +34,10 @@ $(VENV)/.installed-all: pyproject.toml $(CORE) $(CONSTRAINTS) | $(BIN)/python
 	$(BIN)/python -m pip install -q $(PIP_C) -e '.[all]'
 	touch $@
 
+TEST_WORKERS ?= 2  # pytest-xdist processes for `make test` (the machine's cores; 0: in this process)
+
 test: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 test-slow: $(VENV)/.installed-dev  # the tests `make test` leaves out (marked slow)
 	$(BIN)/python -m pytest -m slow
