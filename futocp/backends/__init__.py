@@ -139,4 +139,4 @@ def counting_order() -> list[str]:
 
 def solver_packages() -> tuple[str, ...]:
     """The distributions the backends run on (for version reports)."""
-    return tuple(dict.fromkeys(cls.package for cls in REGISTRY.values() if cls.package))
+    return tuple(dict.fromkeys(cls.package.name for cls in REGISTRY.values() if cls.package))

@@ -57,7 +57,7 @@ from ..relations import binary_kinds, nary_kinds
 from ..result import Result, Status
 from ..verify import verify
 
-__all__ = ["Option", "Backend", "Deadline", "DeadlinePassed", "RunLimits", "run_limits",
+__all__ = ["Option", "Package", "Backend", "Deadline", "DeadlinePassed", "RunLimits", "run_limits",
            "active_limits", "decided_values", "seed_for", "KILL_GRACE_S", "COMPLETE_CAPABILITIES",
            "LOCAL_SEARCH_CAPABILITIES"]
 
@@ -331,6 +331,21 @@ def _child_solve(emit: Any, backend: Backend, model: Model, limit: int | None,
                                                      f"reached while {exc.phase}"})
 
 
+@dataclass(frozen=True)
+class Package:
+    """The third-party solver a backend runs on.
+
+    Attributes:
+        name: Its distribution on PyPI (run records report its version).
+        imports: The modules the backend imports (:meth:`Backend.available` tries them).
+        extra: futocp's pip extra that installs it.
+    """
+
+    name: str
+    imports: tuple[str, ...]
+    extra: str
+
+
 class Backend:
     """Base class of the backends (the protocol of DESIGN.md)."""
 
@@ -338,9 +353,7 @@ class Backend:
     complete: ClassVar[bool] = True
     capabilities: ClassVar[frozenset[str]] = frozenset()
     options: ClassVar[tuple[Option, ...]] = ()
-    extra: ClassVar[str | None] = None  # the pip extra that installs the solver
-    requires: ClassVar[tuple[str, ...]] = ()  # modules the backend imports (checked by available)
-    package: ClassVar[str | None] = None  # the distribution whose version run records report
+    package: ClassVar[Package | None] = None  # the third-party solver it runs on, if any
     counters: ClassVar[tuple[str, ...]] = ()  # the search counters its stats report
     count_rank: ClassVar[int | None] = None  # order of preference for counting (None: never)
     # answer a board the givens and the filtering decide without running the search
@@ -356,15 +369,14 @@ class Backend:
     @classmethod
     def available(cls) -> bool | str:
         """True, or a sentence saying why the backend cannot run here (a module of
-        :attr:`requires` that cannot be imported)."""
+        :attr:`package` that cannot be imported)."""
         import importlib
 
-        for module in cls.requires:
+        for module in cls.package.imports if cls.package else ():
             try:
                 importlib.import_module(module)
             except ImportError:
-                what = cls.package or module
-                return f"the {what} package is not installed"
+                return f"the {cls.package.name} package is not installed"  # type: ignore[union-attr]
         return True
 
     @staticmethod
@@ -412,7 +424,7 @@ class Backend:
         """Raise if the backend cannot run or cannot hold this model."""
         ok = self.available()
         if ok is not True:
-            hint = f"; install it with: pip install 'futocp[{self.extra}]'" if self.extra else ""
+            hint = f"; install it with: pip install 'futocp[{self.package.extra}]'" if self.package else ""
             raise BackendUnavailable(f"backend {self.name!r} is not available: {ok}{hint}")
         missing = model.features - self.supported()
         if missing:

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..model import Model
 from ..relations import Relation, get_kind
-from .base import COMPLETE_CAPABILITIES, Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Deadline, Option, Package
 from .stream import (
     AT_LIMIT,
     BUILDING,
@@ -117,9 +117,7 @@ class ChocoBackend(StreamBackend):
     name = "choco"
     complete = True
     capabilities = COMPLETE_CAPABILITIES | {"cage"}
-    extra = "choco"
-    requires = ("pychoco",)
-    package = "pychoco"
+    package = Package("pychoco", ("pychoco",), "choco")
     counters = ("nodes", "fails", "backtracks")
     load_s_per_literal = 1e-4
     options = (

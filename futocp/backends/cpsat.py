@@ -15,9 +15,10 @@ encodings, the measurements behind the choices and the limits are described in
 Example:
     >>> from futocp.families import latin_square
     >>> from futocp.model import build_model
-    >>> r = CpsatBackend().solve(build_model(latin_square(3)), limit=None)
-    >>> r.status.value, r.n_solutions, r.exhausted
-    ('sat', 12, True)
+    >>> model = build_model(latin_square(3))
+    >>> [CpsatBackend().solve(model, limit=None, formulation=f).n_solutions
+    ...  for f in ("integer", "boolean")]
+    [12, 12]
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ..diagram import Diagram
 from ..model import Model
 from ..propagate import bits
 from ..relations import Relation, get_kind
-from .base import Deadline, Option
+from .base import Deadline, Option, Package
 from .stream import AT_LIMIT, BUILDING, COMPLETE, GAVE_UP, SOLVING, TIMED_OUT, Emit, StreamBackend
 
 __all__ = ["CpsatBackend", "CpsatFormulation", "INTEGER_ENCODINGS", "BOOLEAN_ENCODINGS",
@@ -425,10 +426,8 @@ class CpsatBackend(StreamBackend):
     complete = True
     capabilities = frozenset({"enumerate", "time_limit", "seed", "unsat", "multiset", "less",
                               "strings", "binary", "nary", "alldifferent"})
-    extra = "cpsat"
     load_s_per_literal = LOAD_S_PER_LITERAL
-    requires = ("ortools.sat.python.cp_model",)
-    package = "ortools"
+    package = Package("ortools", ("ortools.sat.python.cp_model",), "cpsat")
     counters = ("conflicts", "branches")
     count_rank = 1
     options = (
@@ -582,7 +581,7 @@ class CpsatBackend(StreamBackend):
         try:
             import_cp_model()
         except ImportError:
-            return f"the {cls.package} package is not installed"
+            return "the ortools package is not installed"
         return True
 
     def _stream(self, emit: Emit, model: Model, limit: int | None, deadline: Deadline,

@@ -15,8 +15,8 @@ Example:
     >>> from futocp.families import latin_square
     >>> from futocp.model import build_model
     >>> r = ListcolorBackend().solve(build_model(latin_square(4)), limit=None)
-    >>> r.status.value, r.n_solutions, r.exhausted
-    ('sat', 576, True)
+    >>> r.n_solutions, r.stats["backtracks"]  # no dead end on the empty 4x4
+    (576, 0)
 """
 
 from __future__ import annotations
@@ -74,8 +74,6 @@ class ListcolorBackend(Backend):
     name = "listcolor"
     complete = True
     capabilities = COMPLETE_CAPABILITIES | {"seed"}
-    extra = None
-    requires = ()
     counters: ClassVar[tuple[str, ...]] = (
         "nodes", "backtracks", "removed_values", "max_depth", "probes", "failed_literals",
         "dilemma_values")

@@ -74,7 +74,6 @@ class MinizincBackend(Backend):
     # so a seed would change nothing (tests/test_conformance.py checks declared seeds)
     capabilities = frozenset({"enumerate", "time_limit", "unsat", "multiset", "less",
                               "strings", "binary", "nary", "alldifferent"})
-    extra = None
     counters = ("nodes", "failures", "propagations")
     options = (
         Option("solver", str, "gecode", None, "a MiniZinc solver id or tag (minizinc --solvers)"),

@@ -68,7 +68,7 @@ from ..errors import BackendUnavailable
 from ..model import Model
 from ..propagate import bits
 from ..relations import Relation, get_kind
-from .base import COMPLETE_CAPABILITIES, Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Deadline, Option, Package
 from .stream import AT_LIMIT, BUILDING, COMPLETE, GAVE_UP, SOLVING, TIMED_OUT, Emit, StreamBackend
 
 __all__ = ["MipBackend", "LinearModel", "Row", "LINEAR_ENCODINGS", "SOLVERS", "build_linear"]
@@ -458,9 +458,7 @@ class MipBackend(StreamBackend):
     name = "mip"
     complete = True
     capabilities = COMPLETE_CAPABILITIES | {"seed", "cage"}
-    extra = "mip"
-    requires = ("highspy",)
-    package = "highspy"
+    package = Package("highspy", ("highspy",), "mip")
     counters = ("nodes", "lp_iterations")
     load_s_per_literal = 1e-4
     options = (

@@ -13,8 +13,8 @@ Example:
     >>> from futocp.families import latin_square
     >>> from futocp.model import build_model
     >>> r = PyconstraintBackend().solve(build_model(latin_square(3)), limit=None)
-    >>> r.status.value, r.n_solutions, r.exhausted
-    ('sat', 12, True)
+    >>> r.stats["solver"], r.stats["solutions"], r.exhausted
+    ('OptimizedBacktrackingSolver', 12, True)
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from ..model import Model
 from ..procs import run_child
 from ..procs import start_method as _start_method
 from ..result import Result, Status
-from .base import COMPLETE_CAPABILITIES, Backend, Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Backend, Deadline, Option, Package
 
 __all__ = ["PyconstraintBackend", "count_constraint", "support_constraint", "cage_constraint",
            "table_constraint", "NARY_CONSTRAINTS", "SOLVERS"]
@@ -582,9 +582,7 @@ class PyconstraintBackend(Backend):
     name = "pyconstraint"
     complete = True
     capabilities = COMPLETE_CAPABILITIES | {"seed"}
-    extra = "pyconstraint"
-    requires = ("constraint",)
-    package = "python-constraint2"
+    package = Package("python-constraint2", ("constraint",), "pyconstraint")
     counters = ()  # python-constraint reports no search counters
     count_rank = 3
     # cells x values. Measured with the defaults and a 20 s limit: Latin squares with

@@ -13,9 +13,9 @@ The design, the options and the measurements behind the defaults:
 Example:
     >>> from futocp.families import latin_square
     >>> from futocp.model import build_model
-    >>> r = SatBackend().solve(build_model(latin_square(3)), limit=None)
-    >>> r.status.value, r.n_solutions, r.exhausted
-    ('sat', 12, True)
+    >>> r = SatBackend().solve(build_model(latin_square(3)), limit=None, card="pairwise")
+    >>> r.n_solutions, r.stats["variables"], r.stats["clauses"]  # 27 cells x values; 4 x 27 clauses
+    (12, 27, 108)
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from .base import (
     Deadline,
     DeadlinePassed,
     Option,
+    Package,
     active_limits,
 )
 from .sat_encode import (
@@ -206,7 +207,7 @@ class SatBackend(Backend):
     name = "sat"
     complete = True
     capabilities = COMPLETE_CAPABILITIES
-    extra = "sat"
+    package = Package("python-sat", ("pysat.card", "pysat.solvers"), "sat")
     own_child = True
     c_extension = True
     options = (
@@ -237,15 +238,6 @@ class SatBackend(Backend):
                "kissat404 for one solution, cadical195 to enumerate, glucose42 under a time "
                "limit on small formulas"),
     )
-
-    @classmethod
-    def available(cls) -> bool | str:
-        try:
-            import pysat.card  # noqa: F401
-            import pysat.solvers  # noqa: F401
-        except ImportError:
-            return "the python-sat package is not installed"
-        return True
 
     def compile(self, model: Model, /, *, deadline: Deadline | None = None,
                 **options: Any) -> SatFormulation:

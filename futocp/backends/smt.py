@@ -57,7 +57,7 @@ from typing import Any
 from ..model import Model
 from ..propagate import bits
 from ..relations import Relation, get_kind
-from .base import COMPLETE_CAPABILITIES, Deadline, Option
+from .base import COMPLETE_CAPABILITIES, Deadline, Option, Package
 from .stream import (
     AT_LIMIT,
     BUILDING,
@@ -310,9 +310,7 @@ class SmtBackend(StreamBackend):
     name = "smt"
     complete = True
     capabilities = COMPLETE_CAPABILITIES | {"cage"}
-    extra = "smt"
-    requires = ("z3",)
-    package = "z3-solver"
+    package = Package("z3-solver", ("z3",), "smt")
     counters = _COUNTED
     load_s_per_literal = 2e-4
     options = (
