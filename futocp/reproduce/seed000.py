@@ -37,25 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from .core import (
-    Reproduction,
-    Row,
-    combine_verdicts,
-    compare_sample,
-    load_config,
-    opt_count,
-    opt_names,
-    paper_mean_interval,
-    paper_table,
-    parse_opts,
-    quartiles,
-    rank_agreement,
-    register,
-    rounded,
-    rounded_quartiles,
-    sanity_row,
-    save_figure,
-)
+from . import core
 from .measure import run_config, task_id
 from .seed000_measure import GENERATORS, measure_instance
 
@@ -67,7 +49,7 @@ __all__ = ["TABLE1", "TABLE2", "plan_tasks", "run_seed000", "per_instance", "com
 
 CONFIG = "seed-000"
 PAPER_RUNS = 50  # the paper's timing runs per instance (its section 6)
-OPTIONS = {"generators": opt_names, "node_limit": opt_count, "repetitions": opt_count}
+OPTIONS = {"generators": core.opt_names, "node_limit": core.opt_count, "repetitions": core.opt_count}
 
 #: How the recorded runs were made (docs/reproductions.md).
 FULL_RUN = ("`nice -n 10 futocp reproduce seed-000-table2` (1464 tasks: uniform and btfirst; "
@@ -116,7 +98,7 @@ REMARKS_T2 = {
 
 
 def _config(quick: bool) -> dict[str, Any]:
-    return load_config(CONFIG, quick)
+    return core.load_config(CONFIG, quick)
 
 
 # ------------------------------------------------------------------ measuring
@@ -161,14 +143,14 @@ def run_seed000(config: dict[str, Any], workers: int, options: dict[str, str],
                 progress: bool | None) -> None:
     """Measure the tasks of the config not yet recorded (resumable), with the ``--opt``
     overrides (``generators=a,b``, ``node_limit=N``, ``repetitions=N``)."""
-    cfg = {**config, **parse_opts("seed 000", options, OPTIONS)}
+    cfg = {**config, **core.parse_opts("seed 000", options, OPTIONS)}
     run_config(cfg, plan_tasks(cfg), measure_instance, workers, progress)
 
 
 # ------------------------------------------------------------------ our records
 def _median(xs: Any) -> float:
     vals = [float(x) for x in xs] if isinstance(xs, list) else []
-    return quartiles(vals)["median"] if vals else math.nan
+    return core.quartiles(vals)["median"] if vals else math.nan
 
 
 def _ratio(top: float, top_done: bool, bottom: float, bottom_done: bool) -> float:
@@ -241,7 +223,7 @@ def _paper_rows(inst: pd.DataFrame, quick: bool, csv: str
     quick)."""
     groups = _groups(inst)
     gens = _generators(inst) or ["uniform"]
-    for p in paper_table(csv).itertuples():
+    for p in core.paper_table(csv).itertuples():
         for gen in gens:
             key = (int(p.n), int(p.K), int(p.G), gen)
             g = groups.get(key)
@@ -253,8 +235,8 @@ def _paper_rows(inst: pd.DataFrame, quick: bool, csv: str
 
 def _ci(detail: Mapping[str, Any], digits: int = 3) -> dict[str, Any]:
     """A :func:`compare_sample` detail, rounded, for a row's ``ours``."""
-    return {"median": rounded(detail["median"], digits),
-            "ci": [rounded(x, digits) for x in detail["ci"]], "n": detail["n"],
+    return {"median": core.rounded(detail["median"], digits),
+            "ci": [core.rounded(x, digits) for x in detail["ci"]], "n": detail["n"],
             "censored": detail["censored"]}
 
 
@@ -287,7 +269,7 @@ def _node_limit(df: pd.DataFrame) -> Any:
 
 def _finish(key: dict[str, Any], paper: dict[str, Any], ours: dict[str, Any], verdict: str,
             notes: list[str], stop: str, anomalies: Mapping[int, str],
-            remarks: Mapping[int, str]) -> Row:
+            remarks: Mapping[int, str]) -> core.Row:
     """A table row with its notes: the node-limit note, and the paper's anomaly (its
     own verdict, first in the note) or remark for the row."""
     if stop:
@@ -297,7 +279,7 @@ def _finish(key: dict[str, Any], paper: dict[str, Any], ours: dict[str, Any], ve
         notes.insert(0, anomalies[key["row"]])
     if key["row"] in remarks:
         notes.append(remarks[key["row"]])
-    return Row(key, paper, ours, verdict, "; ".join(notes))
+    return core.Row(key, paper, ours, verdict, "; ".join(notes))
 
 
 # ------------------------------------------------------------------ Table 1
@@ -305,20 +287,20 @@ def _paper_ratio(p: Any) -> tuple[float, tuple[float, float] | None]:
     """The paper's BT/CF ratio of means and its own 95 % interval (delta method
     over the two means' standard errors, 50 runs each)."""
     ratio = p.bt_ms_mean / p.cf_ms_mean
-    bt = paper_mean_interval(p.bt_ms_mean, p.bt_ms_std, PAPER_RUNS)
-    cf = paper_mean_interval(p.cf_ms_mean, p.cf_ms_std, PAPER_RUNS)
+    bt = core.paper_mean_interval(p.bt_ms_mean, p.bt_ms_std, PAPER_RUNS)
+    cf = core.paper_mean_interval(p.cf_ms_mean, p.cf_ms_std, PAPER_RUNS)
     if bt is None or cf is None:
         return ratio, None
     rel = math.hypot((bt[1] - p.bt_ms_mean) / p.bt_ms_mean, (cf[1] - p.cf_ms_mean) / p.cf_ms_mean)
     return ratio, (ratio * (1 - rel), ratio * (1 + rel))
 
 
-def compare_table1(df: pd.DataFrame, quick: bool) -> list[Row]:
+def compare_table1(df: pd.DataFrame, quick: bool) -> list[core.Row]:
     """Table 1: per row and generator, the BT/CF CPU-time ratio (and node ratio),
     then the text's two claims, then the sanity checks."""
     inst = per_instance(df)
     limit = _node_limit(df)
-    t2 = {(int(r.n), int(r.K), int(r.G)): r for r in paper_table("seed-000-table2.csv").itertuples()}
+    t2 = {(int(r.n), int(r.K), int(r.G)): r for r in core.paper_table("seed-000-table2.csv").itertuples()}
     rows = []
     for p, k, g in _paper_rows(inst, quick, "seed-000-table1.csv"):
         ratio, interval = _paper_ratio(p)
@@ -326,19 +308,19 @@ def compare_table1(df: pd.DataFrame, quick: bool) -> list[Row]:
         paper_vals: dict[str, Any] = {
             "cf_ms": {"mean": p.cf_ms_mean, "std": p.cf_ms_std, "n": PAPER_RUNS},
             "bt_ms": {"mean": p.bt_ms_mean, "std": p.bt_ms_std, "n": PAPER_RUNS},
-            "bt_cf": {"median": rounded(ratio), "ci": [rounded(x) for x in interval]}
-            if interval else rounded(ratio),
-            "bt_cf nodes": rounded(other.bt_en / other.fc_en) if other is not None else None}
+            "bt_cf": {"median": core.rounded(ratio), "ci": [core.rounded(x) for x in interval]}
+            if interval else core.rounded(ratio),
+            "bt_cf nodes": core.rounded(other.bt_en / other.fc_en) if other is not None else None}
         if g is None:
-            rows.append(Row(k, paper_vals, {}, "not comparable", "not measured"))
+            rows.append(core.Row(k, paper_vals, {}, "not comparable", "not measured"))
             continue
         d = _drawn(g)
-        verdict, detail = compare_sample(ratio, d["ratio_ms"], paper_interval=interval)
-        _, nodes = compare_sample(None, d["ratio_en"])
+        verdict, detail = core.compare_sample(ratio, d["ratio_ms"], paper_interval=interval)
+        _, nodes = core.compare_sample(None, d["ratio_en"])
         counts = _counts(g)
-        ours: dict[str, Any] = {"cf_ms": rounded_quartiles(d["cf_ms"], 4),
-                                "bt_ms": rounded_quartiles(d["bt_ms"], 4),
-                                "bt_cf": _ci(detail), "bt_cf nodes": rounded_quartiles(
+        ours: dict[str, Any] = {"cf_ms": core.rounded_quartiles(d["cf_ms"], 4),
+                                "bt_ms": core.rounded_quartiles(d["bt_ms"], 4),
+                                "bt_cf": _ci(detail), "bt_cf nodes": core.rounded_quartiles(
                                     d["ratio_en"], 3), **counts}
         notes = [f"ms: CPU time, median of the repetitions, lists included (not comparable "
                  f"across machines); bt_cf: per-instance BT/CF time ratio, median [95 % CI]; "
@@ -348,7 +330,7 @@ def compare_table1(df: pd.DataFrame, quick: bool) -> list[Row]:
     return rows + _patterns(rows) + _claims(inst, quick) + _sanity(inst, "table1")
 
 
-def _patterns(rows: list[Row]) -> list[Row]:
+def _patterns(rows: list[core.Row]) -> list[core.Row]:
     """Per generator: do our per-row time ratios follow the paper's from row to row?
     (A per-row interval cannot reject a made-up constant on the rows where the
     paper's ratio is that constant; the rank correlation across rows can.)"""
@@ -359,14 +341,14 @@ def _patterns(rows: list[Row]) -> list[Row]:
         paper = [r.paper["bt_cf"]["median"] if isinstance(r.paper["bt_cf"], dict)
                  else r.paper["bt_cf"] for r in mine]
         ours = [r.ours["bt_cf"]["median"] for r in mine]
-        verdict, detail = rank_agreement(paper, ours)
-        out.append(Row({"pattern": "BT/CF time ratio from row to row", "generator": gen},
-                       {"rows": len(mine)},
-                       {"Spearman rho": rounded(detail["rho"], 3), "p": rounded(detail["p"], 4),
-                        "rows compared": detail["n"]},
-                       verdict,
-                       "agrees = our per-row median ratios rise and fall with the paper's "
-                       "(rank correlation > 0, one-sided permutation p < 0.05)"))
+        verdict, detail = core.rank_agreement(paper, ours)
+        out.append(core.Row({"pattern": "BT/CF time ratio from row to row", "generator": gen},
+                            {"rows": len(mine)},
+                            {"Spearman rho": core.rounded(detail["rho"], 3), "p": core.rounded(detail["p"], 4),
+                             "rows compared": detail["n"]},
+                            verdict,
+                            "agrees = our per-row median ratios rise and fall with the paper's "
+                            "(rank correlation > 0, one-sided permutation p < 0.05)"))
     return out
 
 
@@ -402,12 +384,12 @@ def _cf_ms(g: pd.DataFrame) -> list[float]:
                                                          strict=True)]
 
 
-def _claims(inst: pd.DataFrame, quick: bool) -> list[Row]:
+def _claims(inst: pd.DataFrame, quick: bool) -> list[core.Row]:
     """The text's claims, tested on the paper's own Table 1 and on ours."""
     from .core import bootstrap_ci
 
-    rows: list[Row] = []
-    table = paper_table("seed-000-table1.csv")
+    rows: list[core.Row] = []
+    table = core.paper_table("seed-000-table1.csv")
     groups = _groups(inst)
     faster_paper = [int(p.row) for p in table.itertuples() if p.bt_ms_mean < p.cf_ms_mean]
     for gen in _generators(inst):
@@ -415,7 +397,7 @@ def _claims(inst: pd.DataFrame, quick: bool) -> list[Row]:
         both = d[d["cf_done"].astype(bool) & d["bt_done"].astype(bool)]
         faster = both[both["bt_clearly_faster"].astype(bool)]
         where = sorted({(int(r.n), int(r.K), int(r.G)) for r in faster.itertuples()})
-        rows.append(Row(
+        rows.append(core.Row(
             {"claim": "CF outperforms BT in all instances", "generator": gen},
             {"instances where BT is faster": f"row(s) {', '.join(map(str, faster_paper))} "
                                              f"of {len(table)} (means)"},
@@ -433,21 +415,21 @@ def _claims(inst: pd.DataFrame, quick: bool) -> list[Row]:
                 continue
             lo_p, hi_p = fam[0], fam[-1]
             paper_dir = _direction(
-                paper_mean_interval(lo_p.cf_ms_mean, lo_p.cf_ms_std, PAPER_RUNS) or (math.nan,) * 2,
-                paper_mean_interval(hi_p.cf_ms_mean, hi_p.cf_ms_std, PAPER_RUNS) or (math.nan,) * 2)
+                core.paper_mean_interval(lo_p.cf_ms_mean, lo_p.cf_ms_std, PAPER_RUNS) or (math.nan,) * 2,
+                core.paper_mean_interval(hi_p.cf_ms_mean, hi_p.cf_ms_std, PAPER_RUNS) or (math.nan,) * 2)
             ends = [m for m in (mine[0], mine[-1]) if m is not None]
             cis = [bootstrap_ci(_cf_ms(m)) for m in ends] if len(ends) == 2 else []
             ours_dir = _direction(cis[0], cis[1]) if cis else "unknown"
             verdict = ("not comparable" if "unknown" in (paper_dir, ours_dir)
                        else "agrees" if paper_dir == ours_dir else "differs")
-            rows.append(Row(
+            rows.append(core.Row(
                 {"claim": "time falls as K approaches the maximum", "n": n, "G": g,
                  "generator": gen},
                 {"K": ", ".join(str(int(p.K)) for p in fam),
                  "CF ms": ", ".join(f"{p.cf_ms_mean:g}" for p in fam),
                  "smallest to largest K": paper_dir},
                 {"CF ms": ", ".join("-" if m is None else
-                                    f"{quartiles(_cf_ms(m))['median']:.3g}"
+                                    f"{core.quartiles(_cf_ms(m))['median']:.3g}"
                                     for m in mine),
                  "smallest to largest K": ours_dir},
                 verdict,
@@ -460,7 +442,7 @@ def _claims(inst: pd.DataFrame, quick: bool) -> list[Row]:
 
 
 # ------------------------------------------------------------------ sanity checks
-def _sanity(inst: pd.DataFrame, table: str) -> list[Row]:
+def _sanity(inst: pd.DataFrame, table: str) -> list[core.Row]:
     """The properties that hold by construction, on our instances (per generator)
     and, for Table 2, on the paper's own values."""
     rows = []
@@ -480,11 +462,11 @@ def _sanity(inst: pd.DataFrame, table: str) -> list[Row]:
                   "solutions verified": (int((~d["verified"].astype(bool)).sum()), len(d))}
         if table == "table1":
             checks = {"solutions verified": checks["solutions verified"]}
-        rows.append(sanity_row({"sanity check": "our instances", "generator": gen}, checks,
-                               "properties that hold by construction (spec 6.1), not "
-                               "agreement with the paper"))
+        rows.append(core.sanity_row({"sanity check": "our instances", "generator": gen}, checks,
+                                    "properties that hold by construction (spec 6.1), not "
+                                    "agreement with the paper"))
     if table == "table2":
-        t2 = paper_table("seed-000-table2.csv")
+        t2 = core.paper_table("seed-000-table2.csv")
         bad: dict[str, list[int]] = {"BT-EN >= n^2(n+1)/2": [], "FC-EN >= n^2": [],
                                      "FC-EN <= BT-EN": [], "FC-RN <= n^2(n-1)": []}
         for p in t2.itertuples():
@@ -495,11 +477,11 @@ def _sanity(inst: pd.DataFrame, table: str) -> list[Row]:
                                  ("FC-RN <= n^2(n-1)", p.fc_rn > n * n * (n - 1))):
                 if broken:
                     bad[name].append(int(p.row))
-        row = sanity_row({"sanity check": "the paper's Table 2"},
-                         {name: (len(v), len(t2)) for name, v in bad.items()},
-                         "the same checks on the paper's values: "
-                         + ("; ".join(f"{name} broken by row(s) {', '.join(map(str, v))}"
-                                      for name, v in bad.items() if v) or "none broken"))
+        row = core.sanity_row({"sanity check": "the paper's Table 2"},
+                              {name: (len(v), len(t2)) for name, v in bad.items()},
+                              "the same checks on the paper's values: "
+                              + ("; ".join(f"{name} broken by row(s) {', '.join(map(str, v))}"
+                                           for name, v in bad.items() if v) or "none broken"))
         if any(bad.values()):
             row.verdict = "paper anomaly"
         rows.append(row)
@@ -510,7 +492,7 @@ def _sanity(inst: pd.DataFrame, table: str) -> list[Row]:
 MEASURES = (("FC-EN", "fc_en", "cf_en"), ("FC-RN", "fc_rn", "cf_rn"), ("BT-EN", "bt_en", "bt_en"))
 
 
-def compare_table2(df: pd.DataFrame, quick: bool) -> list[Row]:
+def compare_table2(df: pd.DataFrame, quick: bool) -> list[core.Row]:
     """Table 2: FC-EN, FC-RN, BT-EN per row and generator, the paper's value against
     the bootstrap 95 % interval of our median; then the sanity checks."""
     inst = per_instance(df)
@@ -520,21 +502,21 @@ def compare_table2(df: pd.DataFrame, quick: bool) -> list[Row]:
         paper_vals = {"fc_en": int(p.fc_en), "fc_rn": int(p.fc_rn), "bt_en": int(p.bt_en),
                       "bt_rn": p.bt_rn}
         if g is None:
-            rows.append(Row(k, paper_vals, {}, "not comparable", "not measured"))
+            rows.append(core.Row(k, paper_vals, {}, "not comparable", "not measured"))
             continue
         d = _drawn(g)
         parts: dict[str, str] = {}
         ours: dict[str, Any] = {}
         where = []
         for name, col, mine in MEASURES:
-            parts[name], detail = compare_sample(getattr(p, col), d[mine])
+            parts[name], detail = core.compare_sample(getattr(p, col), d[mine])
             ours[col] = _ci(detail, 1)
             if detail["percentile"] is not None:
                 where.append(f"{name} {detail['percentile']:.0f}")
         ours["bt_rn"] = "NRN"
         counts = _counts(g)
         ours.update(counts)
-        verdict = combine_verdicts(parts.values())
+        verdict = core.combine_verdicts(parts.values())
         notes = [", ".join(f"{name} {v}" for name, v in parts.items())]
         if where:
             notes.append("the paper's value at percentile " + ", ".join(where) + " of our "
@@ -554,8 +536,8 @@ def figures_table1(df: pd.DataFrame, folder: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
 
-    paper = paper_table("seed-000-table1.csv")
-    t2 = paper_table("seed-000-table2.csv")
+    paper = core.paper_table("seed-000-table1.csv")
+    t2 = core.paper_table("seed-000-table2.csv")
     inst = per_instance(df)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, col, title in ((axes[0], "ratio_ms", "BT/CF CPU time"),
@@ -578,7 +560,7 @@ def figures_table1(df: pd.DataFrame, folder: Path) -> list[Path]:
         ax.set_ylabel(f"{title} (log scale)")
         ax.set_title(f"Seed 000: {title}")
         ax.legend(fontsize=7)
-    return [save_figure(fig, folder, "repro-seed-000-table1")]
+    return [core.save_figure(fig, folder, "repro-seed-000-table1")]
 
 
 def figures_table2(df: pd.DataFrame, folder: Path) -> list[Path]:
@@ -612,26 +594,26 @@ def figures_table2(df: pd.DataFrame, folder: Path) -> list[Path]:
         ax.set_ylabel("ours (median over the row's instances)")
         ax.set_title(f"Seed 000 Table 2, {gen}")
         ax.legend(fontsize=8)
-    return [save_figure(fig, folder, "repro-seed-000-table2")]
+    return [core.save_figure(fig, folder, "repro-seed-000-table2")]
 
 
 # ------------------------------------------------------------------ verdicts
-def _by_generator(rows: list[Row]) -> dict[str, list[Row]]:
-    out: dict[str, list[Row]] = {}
+def _by_generator(rows: list[core.Row]) -> dict[str, list[core.Row]]:
+    out: dict[str, list[core.Row]] = {}
     for r in rows:
         if r.kind == "comparison" and "row" in r.key:
             out.setdefault(r.key["generator"], []).append(r)
     return out
 
 
-def _tally(rows: list[Row]) -> str:
+def _tally(rows: list[core.Row]) -> str:
     c = {v: sum(r.verdict == v for r in rows) for v in ("agrees", "differs", "not comparable",
                                                          "paper anomaly")}
     return (f"{c['agrees']} agree, {c['differs']} differ, {c['not comparable']} not "
             f"comparable, {c['paper anomaly']} paper anomalies")
 
 
-def _log_gap(rows: list[Row], col: str) -> float:
+def _log_gap(rows: list[core.Row], col: str) -> float:
     """Median over rows of |log10(our median / the paper's value)| (finite medians)."""
     gaps = []
     for r in rows:
@@ -642,7 +624,7 @@ def _log_gap(rows: list[Row], col: str) -> float:
         if mine is None or paper is None or not math.isfinite(mine) or mine <= 0 or paper <= 0:
             continue
         gaps.append(abs(math.log10(mine / float(paper))))
-    return quartiles(gaps)["median"] if gaps else math.nan
+    return core.quartiles(gaps)["median"] if gaps else math.nan
 
 
 STATISTICS = ("A measure agrees when the paper's value lies in the bootstrap 95 % confidence "
@@ -655,7 +637,7 @@ STATISTICS = ("A measure agrees when the paper's value lies in the bootstrap 95 
               "kind lies anywhere between 2.5 and 97.5). ")
 
 
-def verdict_table1(rows: list[Row]) -> str:
+def verdict_table1(rows: list[core.Row]) -> str:
     """What Table 1's re-run confirms (worded from the rows)."""
     parts = [STATISTICS + "Table 1: the paper's BT/CF ratio of means, with its own 95 % "
              "interval from its ± std over 50 runs, against our per-instance ratios of CPU "
@@ -694,7 +676,7 @@ def verdict_table1(rows: list[Row]) -> str:
     return " ".join(parts)
 
 
-def verdict_table2(rows: list[Row]) -> str:
+def verdict_table2(rows: list[core.Row]) -> str:
     """What Table 2's re-run confirms (worded from the rows)."""
     parts = [STATISTICS + "A row agrees only when FC-EN, FC-RN and BT-EN all agree."]
     for gen, mine in _by_generator(rows).items():
@@ -735,7 +717,7 @@ def verdict_table2(rows: list[Row]) -> str:
     return " ".join(parts)
 
 
-TABLE1 = Reproduction(
+TABLE1 = core.Reproduction(
     name="seed-000-table1",
     title="ColorFutoshiki vs FutoshikiBT run times: BT/CF ratios, node ratios and the text's "
           "claims, per hidden-solution generator",
@@ -749,5 +731,5 @@ TABLE2 = replace(  # the same runs, compared with Table 2
           "per hidden-solution generator",
     source="seed 000, Table 2", compare=compare_table2, figures=figures_table2,
     verdict=verdict_table2)
-register(TABLE1)
-register(TABLE2)
+core.register(TABLE1)
+core.register(TABLE2)

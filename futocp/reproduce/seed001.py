@@ -28,21 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .core import (
-    Reproduction,
-    Row,
-    bootstrap_ci,
-    combine_verdicts,
-    compare_sample,
-    load_config,
-    mean_std,
-    paper_table,
-    quartiles,
-    register,
-    rounded,
-    rounded_quartiles,
-    sanity_row,
-)
+from . import core
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,7 +58,7 @@ def paper_domains() -> dict[int, dict[str, Any]]:
     """Appendix A's domains per test case: size, mean domain size, singletons, and
     whether every singleton's value is absent from its row and column (arc
     consistency w.r.t. the differences, which AC-3's output must satisfy)."""
-    table = paper_table("seed-001-ac3-domains.csv")
+    table = core.paper_table("seed-001-ac3-domains.csv")
     out: dict[int, dict[str, Any]] = {}
     for case, cells in table.groupby("test_case"):
         doms = {(int(r["row"]), int(r["column"])): {int(v) for v in str(r["domain"]).split()}
@@ -100,7 +86,7 @@ def _censored(rec: Any, column: str) -> float:
     return float(rec[column])
 
 
-def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
+def compare_search(runs: pd.DataFrame, quick: bool) -> list[core.Row]:
     """Rows per size (moves, time, solved, AC-3), the trend, and Appendix A's checks.
 
     Columns shared by the rows: ``BT`` and ``FC`` (median [q1, q3] over the
@@ -108,11 +94,11 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
     paper's values beside ours under the same names.
     """
     claims = {r["measure"]: r["reading"]
-              for _, r in paper_table("seed-001-search.csv").iterrows()}
-    ac3 = {int(r["size"]): r for _, r in paper_table("seed-001-ac3.csv").iterrows()}
+              for _, r in core.paper_table("seed-001-search.csv").iterrows()}
+    ac3 = {int(r["size"]): r for _, r in core.paper_table("seed-001-ac3.csv").iterrows()}
     domains = paper_domains()
     sizes = sorted(int(s) for s in runs["size"].unique()) if "size" in runs else []
-    rows: list[Row] = []
+    rows: list[core.Row] = []
     ratios: dict[int, list[float]] = {}
     for n in sizes:
         bt, fc = _by_instance(runs, n, "bt"), _by_instance(runs, n, "fc")
@@ -127,15 +113,15 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
         fc_only_fails = sum(1 for b, f in zip(bt_moves, fc_moves, strict=True)
                             if math.isinf(f) and math.isfinite(b))
         ratios[n] = [b / f for b, f in both if f > 0]
-        row = sanity_row({"measure": "moves", "size": n},
-                         {"FC <= BT": (len(both) - fc_le, len(both)),
-                          "FC stopped where BT finished": (fc_only_fails, len(common))},
-                         "moves = assignments; FC never needs more than BT in the same static "
-                         "order (it skips values BT would try and fail): a sanity check, not "
-                         "agreement with the paper's Figure 9",
-                         {"claim": claims["moves"]})
-        row.ours.update({"BT": rounded_quartiles(bt_moves, 1), "FC": rounded_quartiles(fc_moves, 1),
-                         "BT/FC": rounded(quartiles(ratios[n])["median"], 2)})
+        row = core.sanity_row({"measure": "moves", "size": n},
+                              {"FC <= BT": (len(both) - fc_le, len(both)),
+                               "FC stopped where BT finished": (fc_only_fails, len(common))},
+                              "moves = assignments; FC never needs more than BT in the same static "
+                              "order (it skips values BT would try and fail): a sanity check, not "
+                              "agreement with the paper's Figure 9",
+                              {"claim": claims["moves"]})
+        row.ours.update({"BT": core.rounded_quartiles(bt_moves, 1), "FC": core.rounded_quartiles(fc_moves, 1),
+                         "BT/FC": core.rounded(core.quartiles(ratios[n])["median"], 2)})
         rows.append(row)
 
         bt_t = [_censored(bt[h], "solve_s") for h in common]
@@ -143,56 +129,56 @@ def compare_search(runs: pd.DataFrame, quick: bool) -> list[Row]:
         slower = [f / b if math.isfinite(b) else (0.0 if math.isfinite(f) else math.nan)
                   for b, f in zip(bt_t, fc_t, strict=True) if b > 0]
         slower = [x for x in slower if not math.isnan(x)]
-        _, detail = compare_sample(None, slower)
+        _, detail = core.compare_sample(None, slower)
         lo = detail["ci"][0]
         v_time = ("not comparable" if len(slower) < 3 or math.isnan(lo)
                   else "agrees" if lo <= 1 else "differs")
-        rows.append(Row({"measure": "time (s)", "size": n}, {"claim": claims["time"]},
-                        {"BT": rounded_quartiles(bt_t, 4), "FC": rounded_quartiles(fc_t, 4),
-                         "FC/BT": {"median": rounded(detail["median"], 3),
-                                   "ci": [rounded(x, 3) for x in detail["ci"]],
-                                   "n": detail["n"], "censored": detail["censored"]}},
-                        v_time,
-                        "Python on this machine (the paper's are unknown); FC/BT = per-instance "
-                        "time ratio, median [95 % CI]; agrees = FC not significantly slower "
-                        "(the interval reaches 1 or below), as the paper says"))
+        rows.append(core.Row({"measure": "time (s)", "size": n}, {"claim": claims["time"]},
+                             {"BT": core.rounded_quartiles(bt_t, 4), "FC": core.rounded_quartiles(fc_t, 4),
+                              "FC/BT": {"median": core.rounded(detail["median"], 3),
+                                        "ci": [core.rounded(x, 3) for x in detail["ci"]],
+                                        "n": detail["n"], "censored": detail["censored"]}},
+                             v_time,
+                             "Python on this machine (the paper's are unknown); FC/BT = per-instance "
+                             "time ratio, median [95 % CI]; agrees = FC not significantly slower "
+                             "(the interval reaches 1 or below), as the paper says"))
 
         solved_bt = sum(bt[h]["status"] == "sat" for h in common)
         solved_fc = sum(fc[h]["status"] == "sat" for h in common)
         all_solved = solved_bt == solved_fc == len(common)
         limit = runs["time_limit"].iloc[0]
-        rows.append(Row({"measure": "solved", "size": n}, {"claim": claims["solved"]},
-                        {"BT": f"{solved_bt}/{len(common)}", "FC": f"{solved_fc}/{len(common)}"},
-                        "agrees" if all_solved else "differs",
-                        "" if all_solved else f"the others met the {limit:g} s time limit "
-                        "(static order in Python; the paper's puzzles, probably easier, are "
-                        "unknown)"))
+        rows.append(core.Row({"measure": "solved", "size": n}, {"claim": claims["solved"]},
+                             {"BT": f"{solved_bt}/{len(common)}", "FC": f"{solved_fc}/{len(common)}"},
+                             "agrees" if all_solved else "differs",
+                             "" if all_solved else f"the others met the {limit:g} s time limit "
+                             "(static order in Python; the paper's puzzles, probably easier, are "
+                             "unknown)"))
         rows.append(_ac3_row(runs, n, ac3.get(n), domains))
     usable = sorted(n for n, v in ratios.items() if len(v) >= 3)  # 3+ instances both solved
     if len(ratios) >= 2:
         lo, hi = (usable[0], usable[-1]) if len(usable) >= 2 else (min(ratios), max(ratios))
-        ci_lo, ci_hi = bootstrap_ci(ratios[lo]), bootstrap_ci(ratios[hi])
+        ci_lo, ci_hi = core.bootstrap_ci(ratios[lo]), core.bootstrap_ci(ratios[hi])
         known = len(usable) >= 2
-        rows.append(Row({"measure": "trend", "size": f"{lo}-{hi}"},
-                        {"claim": claims["moves"]},
-                        {"BT/FC": ", ".join(f"n={k}: {rounded(quartiles(v)['median'], 2)}"
-                                            for k, v in ratios.items()),
-                         f"95 % CI at n={lo}": [rounded(x, 2) for x in ci_lo],
-                         f"95 % CI at n={hi}": [rounded(x, 2) for x in ci_hi]},
-                        "not comparable" if not known else
-                        "agrees" if ci_hi[0] > ci_lo[1] else "differs",
-                        "BT moves / FC moves per instance both solved, median by size; agrees "
-                        "= the ratio at the largest size with 3 such instances or more is "
-                        "significantly above the smallest size's (disjoint bootstrap 95 % "
-                        "intervals of the medians): the gap grows"))
+        rows.append(core.Row({"measure": "trend", "size": f"{lo}-{hi}"},
+                             {"claim": claims["moves"]},
+                             {"BT/FC": ", ".join(f"n={k}: {core.rounded(core.quartiles(v)['median'], 2)}"
+                                                 for k, v in ratios.items()),
+                              f"95 % CI at n={lo}": [core.rounded(x, 2) for x in ci_lo],
+                              f"95 % CI at n={hi}": [core.rounded(x, 2) for x in ci_hi]},
+                             "not comparable" if not known else
+                             "agrees" if ci_hi[0] > ci_lo[1] else "differs",
+                             "BT moves / FC moves per instance both solved, median by size; agrees "
+                             "= the ratio at the largest size with 3 such instances or more is "
+                             "significantly above the smallest size's (disjoint bootstrap 95 % "
+                             "intervals of the medians): the gap grows"))
     for case, dom in domains.items():
-        row = sanity_row({"measure": "Appendix A domains", "size": dom["size"]},
-                         {"arc consistent w.r.t. the differences":
-                          (0 if dom["arc_consistent"] else 1, 1)},
-                         "a check of the paper's printed output: every singleton's value is "
-                         "absent from its row and column (its puzzles are lost)",
-                         {"test case": case, "mean domain": rounded(dom["mean_domain"], 2),
-                          "singletons": dom["singletons"]})
+        row = core.sanity_row({"measure": "Appendix A domains", "size": dom["size"]},
+                              {"arc consistent w.r.t. the differences":
+                               (0 if dom["arc_consistent"] else 1, 1)},
+                              "a check of the paper's printed output: every singleton's value is "
+                              "absent from its row and column (its puzzles are lost)",
+                              {"test case": case, "mean domain": core.rounded(dom["mean_domain"], 2),
+                               "singletons": dom["singletons"]})
         if not dom["arc_consistent"]:
             row.verdict = "paper anomaly"
         rows.append(row)
@@ -210,7 +196,7 @@ def _present(recs: list[Any], column: str) -> list[float]:
 
 
 def _ac3_row(runs: pd.DataFrame, n: int, paper: Any, domains: dict[int, dict[str, Any]]
-             ) -> Row:
+             ) -> core.Row:
     """AC-3 alone (``mac`` with ``ac3=pre``): revisions, decided puzzles, domains left."""
     recs = list(_by_instance(runs, n, "ac3-pre").values())
     # the root's counters are there even when the search after AC-3 met its time limit
@@ -218,33 +204,33 @@ def _ac3_row(runs: pd.DataFrame, n: int, paper: Any, domains: dict[int, dict[str
     removed = _present(recs, "removed_values")
     decided = sum(v == n * n * (n - 1) for v in removed)
     arcs = difference_arcs(n)
-    rev = quartiles(revisions)
-    ours = {"decided": f"{decided}/{len(removed)}", "revisions": rounded_quartiles(revisions, 1),
-            "revisions per arc": rounded(rev["median"] / arcs, 2) if rev["n"] else None,
-            "mean domain": rounded_quartiles([n - v / (n * n) for v in removed], 2)}
+    rev = core.quartiles(revisions)
+    ours = {"decided": f"{decided}/{len(removed)}", "revisions": core.rounded_quartiles(revisions, 1),
+            "revisions per arc": core.rounded(rev["median"] / arcs, 2) if rev["n"] else None,
+            "mean domain": core.rounded_quartiles([n - v / (n * n) for v in removed], 2)}
     key = {"measure": "AC-3 alone", "size": n}
     if paper is None:
-        return Row(key, {"decided": "0/4 test cases (sizes unknown)"}, ours,
-                   _none_decided(decided, len(removed)),
-                   f"agrees when the paper's 0 of its {PAPER_AC3_CASES} test cases is "
-                   "plausible at our rate of decided puzzles (probability at least 5 %)")
+        return core.Row(key, {"decided": "0/4 test cases (sizes unknown)"}, ours,
+                        _none_decided(decided, len(removed)),
+                        f"agrees when the paper's 0 of its {PAPER_AC3_CASES} test cases is "
+                        "plausible at our rate of decided puzzles (probability at least 5 %)")
     dom = next((d for d in domains.values() if d["size"] == n), None)
     paper_row = {"decided": f"0/1 (test case {int(paper['test_case'])})",
                  "revisions": int(paper["revisions"]),
-                 "revisions per arc": rounded(int(paper["revisions"]) / arcs, 2),
-                 "mean domain": rounded(dom["mean_domain"], 2) if dom else None,
+                 "revisions per arc": core.rounded(int(paper["revisions"]) / arcs, 2),
+                 "mean domain": core.rounded(dom["mean_domain"], 2) if dom else None,
                  "time (s)": float(paper["time_s"])}
-    v_rev, detail = compare_sample(int(paper["revisions"]), revisions)
-    ours["revisions"] = {"median": rounded(detail["median"], 1),
-                         "ci": [rounded(x, 1) for x in detail["ci"]], "n": detail["n"],
+    v_rev, detail = core.compare_sample(int(paper["revisions"]), revisions)
+    ours["revisions"] = {"median": core.rounded(detail["median"], 1),
+                         "ci": [core.rounded(x, 1) for x in detail["ci"]], "n": detail["n"],
                          "censored": detail["censored"]}
     v_decided = _none_decided(decided, len(removed))
-    return Row(key, paper_row, ours, combine_verdicts([v_decided, v_rev]),
-               f"decided {v_decided}, revisions {v_rev}; decided agrees when the paper's 0 of "
-               f"its {PAPER_AC3_CASES} test cases is plausible at our rate (probability at "
-               f"least 5 %); revisions (arcs taken from the queue) agree when the paper's count "
-               f"lies in the bootstrap 95 % interval of our median: they depend on the queue "
-               f"order and the puzzle, the paper's puzzle is lost; its time is hardware-bound")
+    return core.Row(key, paper_row, ours, core.combine_verdicts([v_decided, v_rev]),
+                    f"decided {v_decided}, revisions {v_rev}; decided agrees when the paper's 0 of "
+                    f"its {PAPER_AC3_CASES} test cases is plausible at our rate (probability at "
+                    f"least 5 %); revisions (arcs taken from the queue) agree when the paper's count "
+                    f"lies in the bootstrap 95 % interval of our median: they depend on the queue "
+                    f"order and the puzzle, the paper's puzzle is lost; its time is hardware-bound")
 
 
 def _none_decided(decided: int, total: int) -> str:
@@ -288,12 +274,12 @@ def search_figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
     return [save_figure(fig, folder, f"repro-{SEARCH}")]
 
 
-def _count(rows: list[Row], measure: str) -> str:
+def _count(rows: list[core.Row], measure: str) -> str:
     mine = [r for r in rows if r.key["measure"] == measure]
     return f"{sum(r.verdict == 'agrees' for r in mine)}/{len(mine)}"
 
 
-def search_verdict(rows: list[Row]) -> str:
+def search_verdict(rows: list[core.Row]) -> str:
     """What the runs confirm about BT, FC and AC-3."""
     trend = next((r for r in rows if r.key["measure"] == "trend"), None)
     design = ("Design: 10 unique generated Futoshiki per size (a random Latin square; signs "
@@ -371,13 +357,13 @@ def _variant(group: str) -> tuple[str, str]:
     return cls, variant
 
 
-def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[Row]:
+def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[core.Row]:
     """Per puzzle class and variant: success rate (compared), moves to a solution (a
     sanity check: the schedule sets them), time (not comparable)."""
-    paper = {r["puzzle"]: r for _, r in paper_table("seed-001-annealing.csv").iterrows()}
+    paper = {r["puzzle"]: r for _, r in core.paper_table("seed-001-annealing.csv").iterrows()}
     traced = _traced(runs)
     runs = _untraced(runs)
-    rows: list[Row] = []
+    rows: list[core.Row] = []
     groups = list(dict.fromkeys(runs["group"])) if "group" in runs else []
     for group in sorted(groups, key=lambda g: (list(paper).index(_variant(g)[0])
                                                if _variant(g)[0] in paper else 99,
@@ -398,42 +384,42 @@ def compare_annealing(runs: pd.DataFrame, quick: bool) -> list[Row]:
         key = {"puzzle": cls, "variant": variant or "unique", "givens": int(sub["givens"].iloc[0]),
                "inequalities": int(sub["inequalities"].iloc[0])}
         verdict = "agrees" if proportions_agree(rate, PAPER_SA_RUNS, k, n) else "differs"
-        rows.append(Row({**key, "measure": "success rate"},
-                        {"success %": float(p["success_rate_pct"])},
-                        {"success %": rounded(100 * k / n, 1), "solved": f"{k}/{n}",
-                         "per puzzle": per_puzzle, "move cap": opts.get("moves"),
-                         "failed: lowest energy": _energies(sub[sub["status"] != "sat"])},
-                        "not comparable" if quick else verdict,
-                        note or f"{VARIANTS.get(variant, variant)}; agrees = within two "
+        rows.append(core.Row({**key, "measure": "success rate"},
+                             {"success %": float(p["success_rate_pct"])},
+                             {"success %": core.rounded(100 * k / n, 1), "solved": f"{k}/{n}",
+                              "per puzzle": per_puzzle, "move cap": opts.get("moves"),
+                              "failed: lowest energy": _energies(sub[sub["status"] != "sat"])},
+                             "not comparable" if quick else verdict,
+                             note or f"{VARIANTS.get(variant, variant)}; agrees = within two "
                                 f"standard errors of the difference (pooled), the paper's runs "
                                 f"assumed {PAPER_SA_RUNS}"))
         moves = [float(x) for x in solved["moves"]]
-        ms = mean_std(moves)
+        ms = core.mean_std(moves)
         ratio = ms["mean"] / float(p["mean_moves"]) if ms["n"] else math.nan
         cooling = float(opts.get("cooling", p["cooling"]))
         t0 = float(opts.get("t0", p["t0"]))
-        row = sanity_row({**key, "measure": "moves to a solution"},
-                         {"within 2x of the paper's mean": (0 if 0.5 <= ratio <= 2.0 else 1,
-                                                            1 if ms["n"] and not quick else 0)},
-                         note or "mean over the solved runs: the schedule sets it (a 5x5 walk "
+        row = core.sanity_row({**key, "measure": "moves to a solution"},
+                              {"within 2x of the paper's mean": (0 if 0.5 <= ratio <= 2.0 else 1,
+                                                                 1 if ms["n"] and not quick else 0)},
+                              note or "mean over the solved runs: the schedule sets it (a 5x5 walk "
                                  "settles when T falls to about 1-3, after 1.5-2.3e6 moves "
                                  "from T0 = 100 at r = 2e-6, whatever the puzzle), so it holds "
                                  "by construction, not agreement",
-                         {"moves": int(p["mean_moves"]),
-                          "T at the mean": rounded(float(p["t0"]) * (1 - float(p["cooling"]))
-                                                   ** float(p["mean_moves"]), 2)})
-        row.ours.update({"moves": {k2: rounded(v, 0) for k2, v in ms.items()},
-                         "T at the mean": rounded(t0 * (1 - cooling) ** ms["mean"], 3)
+                              {"moves": int(p["mean_moves"]),
+                               "T at the mean": core.rounded(float(p["t0"]) * (1 - float(p["cooling"]))
+                                                             ** float(p["mean_moves"]), 2)})
+        row.ours.update({"moves": {k2: core.rounded(v, 0) for k2, v in ms.items()},
+                         "T at the mean": core.rounded(t0 * (1 - cooling) ** ms["mean"], 3)
                          if ms["n"] else None})
         rows.append(row)
         secs = [float(x) for x in solved["solve_s"]]
         us_per_move = [1e6 * t / m for t, m in zip(secs, moves, strict=True) if m > 0]
-        rows.append(Row({**key, "measure": "time"},
-                        {"time (s)": float(p["run_time_s"])},
-                        {"time (s)": rounded_quartiles(secs, 3),
-                         "us per move": rounded_quartiles(us_per_move, 2)},
-                        "not comparable",
-                        "the paper's program is C++ on unknown hardware; ours is Python"))
+        rows.append(core.Row({**key, "measure": "time"},
+                             {"time (s)": float(p["run_time_s"])},
+                             {"time (s)": core.rounded_quartiles(secs, 3),
+                              "us per move": core.rounded_quartiles(us_per_move, 2)},
+                             "not comparable",
+                             "the paper's program is C++ on unknown hardware; ours is Python"))
     return rows + _trace_rows(traced, runs)
 
 
@@ -490,10 +476,10 @@ def annealing_figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
     return [save_figure(fig, folder, f"repro-{ANNEALING}")]
 
 
-def _trace_rows(traced: pd.DataFrame, plain: pd.DataFrame) -> list[Row]:
+def _trace_rows(traced: pd.DataFrame, plain: pd.DataFrame) -> list[core.Row]:
     """Per puzzle class, what the traced runs show (the paper's Figures 7-8 are plots
     of its own, unpublished energy: nothing to compare numerically)."""
-    rows: list[Row] = []
+    rows: list[core.Row] = []
     for cls, sub in traced.groupby("group", sort=False):
         starts = [r["trace"][0][1] for _, r in sub.iterrows()]
         near = [next((m for m, e in r["trace"] if e <= 2), math.inf) for _, r in sub.iterrows()]
@@ -505,17 +491,17 @@ def _trace_rows(traced: pd.DataFrame, plain: pd.DataFrame) -> list[Row]:
         key = {"puzzle": cls, "givens": int(sub["givens"].iloc[0]),
                "inequalities": int(sub["inequalities"].iloc[0]),
                "figure": "energy vs move (Figures 7-8)"}  # a table of its own
-        rows.append(Row(key, {"figure": "Fig. 7 (easy) / Fig. 8 (extreme): energy vs move, "
+        rows.append(core.Row(key, {"figure": "Fig. 7 (easy) / Fig. 8 (extreme): energy vs move, "
                                         "plot only, rising to the maximum energy"},
-                        {"traced runs": len(sub),
-                         "solved": f"{int((sub['status'] == 'sat').sum())}/{len(sub)}",
-                         "energy at the start": rounded_quartiles([float(x) for x in starts], 0),
-                         "moves to E <= 2": rounded_quartiles(near, 0),
-                         "same walk as the untraced run": f"{same}/{len(sub)}"},
-                        "not comparable",
-                        "see the figure: the paper's curves plot its own, unpublished energy "
-                        "(maximised, maxima 178 and 165.5); ours counts violations (minimised, "
-                        "0 = solved), so only the shape compares"))
+                             {"traced runs": len(sub),
+                              "solved": f"{int((sub['status'] == 'sat').sum())}/{len(sub)}",
+                              "energy at the start": core.rounded_quartiles([float(x) for x in starts], 0),
+                              "moves to E <= 2": core.rounded_quartiles(near, 0),
+                              "same walk as the untraced run": f"{same}/{len(sub)}"},
+                             "not comparable",
+                             "see the figure: the paper's curves plot its own, unpublished energy "
+                             "(maximised, maxima 178 and 165.5); ours counts violations (minimised, "
+                             "0 = solved), so only the shape compares"))
     return rows
 
 
@@ -527,7 +513,7 @@ def _energies(failed: pd.DataFrame) -> str:
     return ", ".join(f"{int(e)}: {int(c)}" for e, c in counts.items())
 
 
-def annealing_verdict(rows: list[Row]) -> str:
+def annealing_verdict(rows: list[core.Row]) -> str:
     """What the runs confirm about simulated annealing, per class and variant."""
     parts = []
     temps = []
@@ -560,7 +546,7 @@ def annealing_verdict(rows: list[Row]) -> str:
             "or column." + _figure_text(rows))
 
 
-def _figure_text(rows: list[Row]) -> str:
+def _figure_text(rows: list[core.Row]) -> str:
     """The verdict's sentences on the traced runs (the paper's Figures 7-8)."""
     figs = [r for r in rows if "figure" in r.key]
     if not figs:
@@ -591,7 +577,7 @@ def annealing_config(quick: bool) -> dict[str, Any]:
     from ..formats import dumps
     from ..formats.base import atomic_write
 
-    cfg = load_config(ANNEALING, quick)
+    cfg = core.load_config(ANNEALING, quick)
     entries = []
     for entry in cfg.get("instances", []):
         if not (isinstance(entry, dict) and entry.get("free_givens")):
@@ -624,5 +610,5 @@ _SPECS = (
      annealing_verdict, "`nice -n 10 futocp reproduce seed-001-annealing --workers 2`."),
 )
 for _name, _title, _source, _compare, _figures, _verdict, _full in _SPECS:
-    register(Reproduction(_name, _title, _source, annealing_config if _name == ANNEALING
-                          else partial(load_config, _name), _compare, _figures, _verdict, _full))
+    core.register(core.Reproduction(_name, _title, _source, annealing_config if _name == ANNEALING
+                                    else partial(core.load_config, _name), _compare, _figures, _verdict, _full))

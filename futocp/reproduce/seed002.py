@@ -47,19 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..backends.genetic import PARAMETER_GRID
-from .core import (
-    Reproduction,
-    Row,
-    compare_sample,
-    load_config,
-    mean_std,
-    paper_table,
-    parse_opts,
-    quartiles,
-    register,
-    rounded,
-    rounded_quartiles,
-)
+from . import core
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -184,7 +172,7 @@ def _censored_gens(entry: dict[str, list[Any]]) -> list[float]:
 
 
 def _ci(detail: dict[str, Any]) -> dict[str, Any]:
-    return {"median": rounded(detail["median"], 1), "ci": [rounded(x, 1) for x in detail["ci"]],
+    return {"median": core.rounded(detail["median"], 1), "ci": [core.rounded(x, 1) for x in detail["ci"]],
             "n": detail["n"], "censored": detail["censored"]}
 
 
@@ -197,7 +185,7 @@ def puzzle_medians(ours_by_combo: dict[Any, dict[str, list[Any]]]) -> list[float
     for entry in ours_by_combo.values():
         for inst, g in zip(entry["instance"], _censored_gens(entry), strict=True):
             by_instance.setdefault(inst, []).append(g)
-    return [quartiles(v)["median"] for v in by_instance.values() if v]
+    return [core.quartiles(v)["median"] for v in by_instance.values() if v]
 
 
 #: The designs compared with the paper, by group prefix: ours (10 puzzles, one run per
@@ -205,12 +193,12 @@ def puzzle_medians(ours_by_combo: dict[Any, dict[str, list[Any]]]) -> list[float
 DESIGNS = {"": "ours: 10 puzzles x 1 run", "design-": "paper's: 1 puzzle x 10 seeds"}
 
 
-def compare(runs: pd.DataFrame, quick: bool) -> list[Row]:
+def compare(runs: pd.DataFrame, quick: bool) -> list[core.Row]:
     """One row per (table, combination) that was run, then one summary row per table,
     for each design (:data:`DESIGNS`); then the backtracking baseline and the
     text's experiments (:func:`compare_text`)."""
-    paper = paper_table(PAPER_CSV)
-    rows: list[Row] = []
+    paper = core.paper_table(PAPER_CSV)
+    rows: list[core.Row] = []
     for prefix, design in DESIGNS.items():
         for table, (family, _missing) in TABLES.items():
             ptab = paper[paper["table"] == table].sort_values("row")
@@ -230,12 +218,12 @@ def compare(runs: pd.DataFrame, quick: bool) -> list[Row]:
 
 def _table_rows(table: int, ptab: pd.DataFrame,
                 ours_by_combo: dict[tuple[int, float, float, int], dict[str, list[Any]]],
-                design: str, quick: bool) -> list[Row]:
+                design: str, quick: bool) -> list[core.Row]:
     """The rows of one table for one design: per combination, then the whole table."""
     family, missing = TABLES[table]
     printed = [float(x) for x in ptab["gen_mean"]]
     recovered = recover_per_combination(printed)
-    rows: list[Row] = []
+    rows: list[core.Row] = []
     pooled: list[float] = []
     complete_prefix = True
     for i, (_, prow) in enumerate(ptab.iterrows()):
@@ -245,8 +233,8 @@ def _table_rows(table: int, ptab: pd.DataFrame,
         if ours is None:
             continue
         pooled.extend(ours["gens"])
-        per = mean_std(ours["gens"])
-        cum = mean_std(pooled)
+        per = core.mean_std(ours["gens"])
+        cum = core.mean_std(pooled)
         row_no = int(prow["row"])
         key = {"table": table, "family": family, "missing": missing, "design": design,
                "row": row_no, **dict(zip(GRID_KEYS, combo, strict=True))}
@@ -254,7 +242,7 @@ def _table_rows(table: int, ptab: pd.DataFrame,
         note = CORRUPT.get((table, row_no), "")
         if not note and p_rec < 0:
             note = "the recovered per-combination mean is negative (corrupt rows above)"
-        v_per, detail = compare_sample(None if note else p_rec, _censored_gens(ours))
+        v_per, detail = core.compare_sample(None if note else p_rec, _censored_gens(ours))
         if note:
             v_per = "paper anomaly"
         if not complete_prefix:
@@ -267,31 +255,31 @@ def _table_rows(table: int, ptab: pd.DataFrame,
         if capped:
             note = (note + "; " if note else "") + \
                 f"{capped} run(s) at the generation cap (counted as at least the cap)"
-        ours_row = {"per-combination mean": rounded(per["mean"]),
-                    "running mean": rounded(cum["mean"]), "running std": rounded(cum["std"]),
+        ours_row = {"per-combination mean": core.rounded(per["mean"]),
+                    "running mean": core.rounded(cum["mean"]), "running std": core.rounded(cum["std"]),
                     "median [95 % CI]": _ci(detail),
-                    "generations": rounded_quartiles(ours["gens"], 1),
+                    "generations": core.rounded_quartiles(ours["gens"], 1),
                     "solved": f"{int(sum(ours['solved']))}/{per['n']}"}
-        paper_row = {"per-combination mean": rounded(p_rec), "running mean": printed[i],
+        paper_row = {"per-combination mean": core.rounded(p_rec), "running mean": printed[i],
                      "running std": float(prow["gen_std"])}
         if quick:
             v_per, note = "not comparable", "quick run: a generation cap of 300, few puzzles"
-        rows.append(Row(key, paper_row, ours_row, v_per, note))
+        rows.append(core.Row(key, paper_row, ours_row, v_per, note))
     rows.append(_summary_row(table, family, missing, ptab, ours_by_combo, design, quick))
     return rows
 
 
 def _summary_row(table: int, family: str, missing: int, ptab: pd.DataFrame,
                  ours_by_combo: dict[Any, dict[str, list[Any]]], design: str,
-                 quick: bool) -> Row:
+                 quick: bool) -> core.Row:
     """The whole table: the paper's last running mean (all 240 runs) against ours."""
     printed = [float(x) for x in ptab["gen_mean"]]
     gens = [g for v in ours_by_combo.values() for g in v["gens"]]
-    total = mean_std(gens)
+    total = core.mean_std(gens)
     solved = sum(sum(v["solved"]) for v in ours_by_combo.values())
     stopped = sum(len(v["stopped"]) for v in ours_by_combo.values())
     full = len(ours_by_combo) == len(GRID)
-    v, detail = compare_sample(printed[-1] if full else None, puzzle_medians(ours_by_combo))
+    v, detail = core.compare_sample(printed[-1] if full else None, puzzle_medians(ours_by_combo))
     note = "" if full else "not every combination was run"
     if quick:
         v, note = "not comparable", "quick run: a generation cap of 300, few puzzles"
@@ -301,14 +289,14 @@ def _summary_row(table: int, family: str, missing: int, ptab: pd.DataFrame,
     if stopped:
         note = (note + "; " if note else "") + \
             f"{stopped} run(s) stopped by the time limit, left out"
-    ours = {"running mean": rounded(total["mean"]), "running std": rounded(total["std"]),
+    ours = {"running mean": core.rounded(total["mean"]), "running std": core.rounded(total["std"]),
             "median of the puzzles' medians [95 % CI]": _ci(detail),
-            "generations": rounded_quartiles(gens, 1), "solved": f"{int(solved)}/{total['n']}",
+            "generations": core.rounded_quartiles(gens, 1), "solved": f"{int(solved)}/{total['n']}",
             "at the cap": sum(1 for v in ours_by_combo.values()
                               for ok in v["solved"] if not ok),
             "solved at the start": sum(g == 0 for g in gens),
             "max generations": max(gens) if gens else None,
-            "time mean s": rounded(mean_std([t for v in ours_by_combo.values()
+            "time mean s": core.rounded(core.mean_std([t for v in ours_by_combo.values()
                                         for t in v["time"]])["mean"], 4)}
     if ours["at the cap"] and not quick:
         note = (note + "; " if note else "") + (
@@ -318,10 +306,10 @@ def _summary_row(table: int, family: str, missing: int, ptab: pd.DataFrame,
     paper = {"running mean": printed[-1], "running std": float(ptab["gen_std"].iloc[-1]),
              "time mean s": float(ptab["time_mean_s"].iloc[-1])}
     key = {"table": table, "family": family, "missing": missing, "design": design, "row": "all"}
-    return Row(key, paper, ours, v, note)
+    return core.Row(key, paper, ours, v, note)
 
 
-def _drift(rows: list[Row]) -> tuple[float, float] | None:
+def _drift(rows: list[core.Row]) -> tuple[float, float] | None:
     """Median over the tables of (max - min) / mean over rows 12-24: of our running
     means, and of our per-combination means."""
     running, per = [], []
@@ -336,7 +324,7 @@ def _drift(rows: list[Row]) -> tuple[float, float] | None:
         per.append((max(each) - min(each)) / (sum(each) / len(each)))
     if not running:
         return None
-    return quartiles(running)["median"], quartiles(per)["median"]
+    return core.quartiles(running)["median"], core.quartiles(per)["median"]
 
 
 # ------------------------------------------------------------------ backtracking
@@ -356,7 +344,7 @@ def _groups_by_missing() -> dict[tuple[str, int], str]:
 def _bt_ours(bt: pd.DataFrame) -> dict[str, Any]:
     """Our backtracking runs on some puzzles: solved, time, explored nodes, backtracks."""
     def q(column: str, digits: int) -> dict[str, Any]:
-        return rounded_quartiles(list(bt[column]), digits)
+        return core.rounded_quartiles(list(bt[column]), digits)
 
     return {"solved": f"{int((bt['status'] == 'sat').sum())}/{len(bt)}",
             "BT time (s)": q("solve_s", 6), "explored nodes": q("explored_nodes", 1),
@@ -368,13 +356,13 @@ def _ga_times(runs: pd.DataFrame, group: str) -> tuple[float, float]:
     "best combination"), and the median GA time per generation at population 10
     (runs of at least one generation); NaNs without GA runs."""
     combos = combination_runs(runs, 0, group)
-    means = [mean_std(v["time"])["mean"] for v in combos.values() if v["time"]]
+    means = [core.mean_std(v["time"])["mean"] for v in combos.values() if v["time"]]
     per_gen = [t / g for key, v in combos.items() if key[0] == 10
                for t, g in zip(v["time"], v["gens"], strict=True) if g > 0]
-    return (min(means) if means else math.nan), quartiles(per_gen)["median"]
+    return (min(means) if means else math.nan), core.quartiles(per_gen)["median"]
 
 
-def compare_backtracking(runs: pd.DataFrame, quick: bool) -> list[Row]:
+def compare_backtracking(runs: pd.DataFrame, quick: bool) -> list[core.Row]:
     """The paper's backtracking times (Section 5.3's text, ``seed-002-bt.csv``) beside our
     ``bt`` runs on the puzzles with the same (or the nearest larger) number of missing values.
 
@@ -388,8 +376,8 @@ def compare_backtracking(runs: pd.DataFrame, quick: bool) -> list[Row]:
     if bt.empty:
         return []
     groups = _groups_by_missing()
-    rows: list[Row] = []
-    for _, p in paper_table(BT_CSV).iterrows():
+    rows: list[core.Row] = []
+    for _, p in core.paper_table(BT_CSV).iterrows():
         family, missing = str(p["family"]), int(p["missing"])
         key = {"table": "BT", "family": family, "missing": missing, "row": "bt",
                "puzzle": str(p["puzzle"])}
@@ -399,7 +387,7 @@ def compare_backtracking(runs: pd.DataFrame, quick: bool) -> list[Row]:
                  (f"{bt_s:g} ({p['bt_text']})" if bt_s is not None else str(p["bt_text"])),
                  "best GA time (s)": ga_s,
                  "GA/BT": None if ga_s is None or bt_s is None else
-                 (rounded(ga_s / bt_s, 0) if bt_s > 0 else f"> {ga_s / TIMER_S:.0f} (BT under a tick)")}
+                 (core.rounded(ga_s / bt_s, 0) if bt_s > 0 else f"> {ga_s / TIMER_S:.0f} (BT under a tick)")}
         if missing >= 81:  # the empty Nonomino graph: compare_text's row
             continue
         near = sorted((m, g) for (f, m), g in groups.items() if f == family and m >= missing)
@@ -412,9 +400,9 @@ def compare_backtracking(runs: pd.DataFrame, quick: bool) -> list[Row]:
         ours = _bt_ours(mine)
         ga_best, per_gen = _ga_times(runs, group)
         bt_med = ours["BT time (s)"]["median"]
-        ours["best GA time (s)"] = rounded(ga_best, 4)
-        ours["GA s/generation (pop 10)"] = rounded(per_gen, 4)
-        ours["GA/BT"] = rounded(ga_best / bt_med, 0) if bt_med and math.isfinite(ga_best) else None
+        ours["best GA time (s)"] = core.rounded(ga_best, 4)
+        ours["GA s/generation (pop 10)"] = core.rounded(per_gen, 4)
+        ours["GA/BT"] = core.rounded(ga_best / bt_med, 0) if bt_med and math.isfinite(ga_best) else None
         instant = (mine["status"] == "sat").all() and bt_med < TIMER_S
         note = ("" if ours_missing == missing else
                 f"our nearest puzzles: {ours_missing} missing values (group {group}); ") + (
@@ -422,8 +410,8 @@ def compare_backtracking(runs: pd.DataFrame, quick: bool) -> list[Row]:
             "one tick); agrees = bt solves every puzzle, median under one tick (1 ms)")
         if quick:
             instant, note = False, "quick run"
-        rows.append(Row(key, paper, ours, "agrees" if instant else
-                        ("not comparable" if quick else "differs"), note))
+        rows.append(core.Row(key, paper, ours, "agrees" if instant else
+                             ("not comparable" if quick else "differs"), note))
     return rows
 
 
@@ -449,12 +437,12 @@ def _parameters(text: Any) -> tuple[int, float, float, int] | None:
     return int(pop), float(pm), float(pc), int(sp)
 
 
-def compare_text(runs: pd.DataFrame, quick: bool) -> list[Row]:
+def compare_text(runs: pd.DataFrame, quick: bool) -> list[core.Row]:
     """The text's numbers (``seed-002-text.csv``): generations at the combination it
     names as best (Hypersudoku), the GA past 30 missing values, and backtracking on
     the empty graphs. Rows only for what was run (``seed-002-ga-text.yaml``)."""
-    rows: list[Row] = []
-    for p in paper_table(TEXT_CSV).to_dict("records"):
+    rows: list[core.Row] = []
+    for p in core.paper_table(TEXT_CSV).to_dict("records"):
         family, measure = str(p["family"]), str(p["measure"])
         missing = None if _blank(p["missing"]) else int(p["missing"])
         key = {"table": "text", "family": family, "missing": missing,
@@ -469,7 +457,7 @@ def compare_text(runs: pd.DataFrame, quick: bool) -> list[Row]:
 
 
 def _text_generations(runs: pd.DataFrame, p: Mapping[str, Any], key: dict[str, Any],
-                      quick: bool) -> list[Row]:
+                      quick: bool) -> list[core.Row]:
     group = _text_group(str(p["family"]), int(p["missing"]))
     combos = combination_runs(runs, 0, group) if group else {}
     combo = _parameters(p["parameters"])
@@ -481,7 +469,7 @@ def _text_generations(runs: pd.DataFrame, p: Mapping[str, Any], key: dict[str, A
     if not gens:
         return []
     value, bound = float(p["value"]), str(p["bound"])
-    verdict, detail = compare_sample(value, gens)
+    verdict, detail = core.compare_sample(value, gens)
     if bound != "about" and detail["n"] >= 3 and not math.isnan(detail["ci"][0]):
         lo, hi = detail["ci"]
         if bound == "at most":
@@ -491,20 +479,20 @@ def _text_generations(runs: pd.DataFrame, p: Mapping[str, Any], key: dict[str, A
                 else "not comparable"
     if quick:
         verdict = "not comparable"
-    return [Row({**key, "measure": "generations"},
-                {"generations": f"{bound} {value:g}", "parameters": p["parameters"]
-                 if not _blank(p["parameters"]) else "any"},
-                {"generations": _ci(detail), "group": group,
-                 "solved": f"{sum(math.isfinite(g) for g in gens)}/{len(gens)}"},
-                verdict,
-                f"the text: {p['text']}; ours: the same combination (or every one) on our "
-                f"puzzles with these missing values, median [95 % CI]; 'about' agrees in the "
-                f"interval, 'at most' when the interval reaches the value or below, 'more "
-                f"than' when it reaches above")]
+    return [core.Row({**key, "measure": "generations"},
+                     {"generations": f"{bound} {value:g}", "parameters": p["parameters"]
+                      if not _blank(p["parameters"]) else "any"},
+                     {"generations": _ci(detail), "group": group,
+                      "solved": f"{sum(math.isfinite(g) for g in gens)}/{len(gens)}"},
+                     verdict,
+                     f"the text: {p['text']}; ours: the same combination (or every one) on our "
+                     f"puzzles with these missing values, median [95 % CI]; 'about' agrees in the "
+                     f"interval, 'at most' when the interval reaches the value or below, 'more "
+                     f"than' when it reaches above")]
 
 
 def _text_beyond(runs: pd.DataFrame, p: Mapping[str, Any], key: dict[str, Any],
-                 quick: bool) -> list[Row]:
+                 quick: bool) -> list[core.Row]:
     rows = []
     family = str(p["family"])
     for missing in (35, 40):
@@ -519,20 +507,20 @@ def _text_beyond(runs: pd.DataFrame, p: Mapping[str, Any], key: dict[str, Any],
         if quick:
             verdict = "not comparable"
         cap = max((g for e in entries for g in e["gens"]), default=0)
-        rows.append(Row({**key, "missing": missing, "measure": "solved past 30 missing"},
-                        {"claim": p["text"]},
-                        {"solved": f"{solved}/{len(gens)}",
-                         "generations": rounded_quartiles(gens, 1),
-                         "time s": rounded_quartiles([t for e in entries for t in e["time"]], 2)},
-                        verdict,
-                        f"the GA with the text's best combinations, {len(gens)} runs on "
-                        f"{len({i for e in entries for i in e['instance']})} puzzles, cap "
-                        f"{cap:g} generations; agrees = fewer than half solve within the cap "
-                        f"(the text: the GA rarely solves, or takes a huge time)"))
+        rows.append(core.Row({**key, "missing": missing, "measure": "solved past 30 missing"},
+                             {"claim": p["text"]},
+                             {"solved": f"{solved}/{len(gens)}",
+                              "generations": core.rounded_quartiles(gens, 1),
+                              "time s": core.rounded_quartiles([t for e in entries for t in e["time"]], 2)},
+                             verdict,
+                             f"the GA with the text's best combinations, {len(gens)} runs on "
+                             f"{len({i for e in entries for i in e['instance']})} puzzles, cap "
+                             f"{cap:g} generations; agrees = fewer than half solve within the cap "
+                             f"(the text: the GA rarely solves, or takes a huge time)"))
     return rows
 
 
-def _text_empty(runs: pd.DataFrame, p: Mapping[str, Any], key: dict[str, Any]) -> list[Row]:
+def _text_empty(runs: pd.DataFrame, p: Mapping[str, Any], key: dict[str, Any]) -> list[core.Row]:
     rows = []
     bt = runs[runs["backend"] == "bt"] if "backend" in runs else runs.iloc[0:0]
     for family in ("jigsaw", "sudoku", "hypersudoku"):
@@ -543,17 +531,17 @@ def _text_empty(runs: pd.DataFrame, p: Mapping[str, Any], key: dict[str, Any]) -
         ours = _bt_ours(mine)
         nodes = ours["explored nodes"]["median"]
         per_node = float(p["value"]) / nodes if paper and nodes else None
-        rows.append(Row({**key, "family": family, "row": "empty graph",
-                         "measure": "backtracking, 81 free cells"},
-                        paper, {**ours, "paper s per our node": rounded(per_node, 7)}
-                        if paper else ours,
-                        "not comparable",
-                        "the paper's seconds are Python on unknown hardware, its node count is "
-                        "not given and its Nonomino regions are not ours (boldts.net N8.xx is "
-                        "unavailable): the node count is ours; 'paper s per our node' is what "
-                        "the paper's time would cost per node of our search on our regions"
-                        if paper else "a reference: the same search on the empty graph "
-                        "(no number in the paper)"))
+        rows.append(core.Row({**key, "family": family, "row": "empty graph",
+                              "measure": "backtracking, 81 free cells"},
+                             paper, {**ours, "paper s per our node": core.rounded(per_node, 7)}
+                             if paper else ours,
+                             "not comparable",
+                             "the paper's seconds are Python on unknown hardware, its node count is "
+                             "not given and its Nonomino regions are not ours (boldts.net N8.xx is "
+                             "unavailable): the node count is ours; 'paper s per our node' is what "
+                             "the paper's time would cost per node of our search on our regions"
+                             if paper else "a reference: the same search on the empty graph "
+                             "(no number in the paper)"))
     return rows
 
 
@@ -565,7 +553,7 @@ def _extra_configs(config: Mapping[str, Any], quick: bool) -> list[dict[str, Any
     """The two configs run beside the main one, into ``OUTPUT/text`` and ``OUTPUT/design``."""
     out = []
     for sub, name in EXTRA:
-        cfg = load_config(name, quick)
+        cfg = core.load_config(name, quick)
         cfg["output"] = str(Path(config["output"]) / sub)
         out.append(cfg)
     return out
@@ -578,7 +566,7 @@ def run_seed002(config: dict[str, Any], workers: int, options: dict[str, str],
     from ..experiments.config import parse_config
     from ..experiments.runner import run_experiment
 
-    parse_opts(NAME, options)
+    core.parse_opts(NAME, options)
     quick = str(config.get("name", "")).endswith("-quick")
     for mapping in (config, *_extra_configs(config, quick)):
         mapping = {**mapping, "workers": workers}
@@ -641,13 +629,13 @@ def figures(runs: pd.DataFrame, folder: Path) -> list[Path]:
     return [save_figure(fig, folder, f"repro-{NAME}")]
 
 
-def _split_designs(rows: list[Row]) -> tuple[list[Row], list[Row]]:
+def _split_designs(rows: list[core.Row]) -> tuple[list[core.Row], list[core.Row]]:
     """The rows of our design (and every other row), and those of the paper's design."""
     theirs = [r for r in rows if r.key.get("design") == DESIGNS["design-"]]
     return [r for r in rows if r.key.get("design") != DESIGNS["design-"]], theirs
 
 
-def _design_text(rows: list[Row]) -> str:
+def _design_text(rows: list[core.Row]) -> str:
     """The paper's design (one puzzle, 10 seeds) in a sentence per table."""
     out = []
     for table in TABLES:
@@ -661,7 +649,7 @@ def _design_text(rows: list[Row]) -> str:
             "combination, the same rule), combinations that agree: " + ", ".join(out) + ".")
 
 
-def _text_sentences(rows: list[Row]) -> str:
+def _text_sentences(rows: list[core.Row]) -> str:
     """The text's experiments (compare_text) in a few sentences."""
     text = [r for r in rows if r.key.get("table") == "text"]
     parts = []
@@ -683,7 +671,7 @@ def _text_sentences(rows: list[Row]) -> str:
     return ("The text's own numbers (Section 5.3): " + "; ".join(parts) + ".") if parts else ""
 
 
-def verdict(rows: list[Row]) -> str:
+def verdict(rows: list[core.Row]) -> str:
     """What the runs confirm and what not, table by table."""
     rows, theirs = _split_designs(rows)
     parts = ["Design: 10 generated puzzles per table (a random solved grid, the table's "
@@ -767,7 +755,7 @@ def verdict(rows: list[Row]) -> str:
             "printed on puzzles with randomly placed empty cells (the paper's puzzle may have "
             "had its empty cells in fewer rows).")
     parts += [x for x in (_design_text(theirs), _text_sentences(rows)) if x]
-    paper = paper_table(PAPER_CSV)
+    paper = core.paper_table(PAPER_CSV)
     evidence = [running_mean_evidence(list(paper[paper["table"] == t].sort_values("row")
                                            ["gen_mean"])) for t in TABLES]
     finer = sum(e["finer_than_tenths"] for e in evidence)
@@ -783,7 +771,7 @@ def verdict(rows: list[Row]) -> str:
     return " ".join(parts)
 
 
-def _bt_verdict(rows: list[Row]) -> str:
+def _bt_verdict(rows: list[core.Row]) -> str:
     """The backtracking baseline in a few sentences."""
     matched = [r for r in rows if "solved" in r.ours]
     agree = sum(r.verdict == "agrees" for r in matched)
@@ -813,11 +801,11 @@ def _bt_verdict(rows: list[Row]) -> str:
             f"The paper's 33.421 s for colouring the empty Nonomino graph: see the text's "
             f"rows (our node count on our regions; seconds not comparable).")
 
-REPRODUCTION = Reproduction(
+REPRODUCTION = core.Reproduction(
     NAME, "Genetic algorithm: generations to a solution over the 24-combination grid "
           "(Sudoku, Hypersudoku, Nonomino)",
-    "seed 002, Tables 1-7 and Section 5.3", partial(load_config, NAME), compare, figures,
+    "seed 002, Tables 1-7 and Section 5.3", partial(core.load_config, NAME), compare, figures,
     verdict, "`nice -n 10 futocp reproduce seed-002-ga --workers 2`: the main config, then "
              "the text's experiments (OUTPUT/text) and the paper's design (OUTPUT/design).",
     run=run_seed002, load=load_seed002)
-register(REPRODUCTION)
+core.register(REPRODUCTION)

@@ -54,19 +54,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .core import (
-    Reproduction,
-    Row,
-    bootstrap_ci,
-    config_path,
-    load_config,
-    parse_opts,
-    quartiles,
-    register,
-    rounded,
-    rounded_quartiles,
-    sanity_row,
-)
+from . import core
 from .measure import CpuClock, run_config, task_id
 
 if TYPE_CHECKING:
@@ -165,7 +153,7 @@ def single_pass(board: Board) -> tuple[list[tuple[Any, ...]], dict[tuple[Any, ..
 # ------------------------------------------------------------------ tasks
 def _resolve(path: str) -> str:
     """A path of the config, relative to its YAML file."""
-    return str((config_path(NAME).parent / path).resolve())
+    return str((core.config_path(NAME).parent / path).resolve())
 
 
 def plan_tasks(config: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -325,7 +313,7 @@ def measure_task(task: Mapping[str, Any]) -> dict[str, Any]:
 def run_seed003(config: dict[str, Any], workers: int, options: dict[str, str],
                 progress: bool | None) -> None:
     """Measure the tasks not yet recorded (resumable)."""
-    parse_opts(NAME, options)
+    core.parse_opts(NAME, options)
     run_config(config, plan_tasks(config), measure_task, workers, progress, name=NAME)
 
 
@@ -340,7 +328,7 @@ def _name(path: str) -> str:
     return "/".join(Path(path).parts[-2:])
 
 
-def _algorithm1_rows(recs: list[dict[str, Any]]) -> list[Row]:
+def _algorithm1_rows(recs: list[dict[str, Any]]) -> list[core.Row]:
     rows = []
     for r in recs:
         a = r["answers"]
@@ -354,21 +342,21 @@ def _algorithm1_rows(recs: list[dict[str, Any]]) -> list[Row]:
                                                        1),
             "empty answer = no completion": (int((a["None"]["count"] == 0)
                                                  != (a["1"]["count"] == 0)), 1)}
-        row = sanity_row({"study": "Algorithm 1: N", "board": _name(r["path"])}, checks,
-                         "list_LBs_from_PB(PB, N) as a counting search (futocp.puzzles.count): "
-                         "the paper's N semantics hold by construction",
-                         {"claim": "N = 1 solves, N = 2 checks an LP, N = inf lists all"})
+        row = core.sanity_row({"study": "Algorithm 1: N", "board": _name(r["path"])}, checks,
+                              "list_LBs_from_PB(PB, N) as a counting search (futocp.puzzles.count): "
+                              "the paper's N semantics hold by construction",
+                              {"claim": "N = 1 solves, N = 2 checks an LP, N = inf lists all"})
         row.ours.update({f"N={n}": f"{v['count']}{'' if v['exhausted'] else '+'}"
                          for n, v in a.items()})
         rows.append(row)
     return rows
 
 
-def _single_pass_rows(recs: list[dict[str, Any]]) -> list[Row]:
+def _single_pass_rows(recs: list[dict[str, Any]]) -> list[core.Row]:
     rows = []
     for r in recs:
         per_board = r["pass_s"] / max(1, r["completions"])
-        lo, hi = bootstrap_ci(r["alg2_s"])
+        lo, hi = core.bootstrap_ci(r["alg2_s"])
         verdict = ("not comparable" if r["sample"] < 3 else
                    "agrees" if per_board < lo else "differs")
         size = r.get("size")
@@ -378,38 +366,38 @@ def _single_pass_rows(recs: list[dict[str, Any]]) -> list[Row]:
                                                             params.items())
         key = {"study": "Algorithm 2 vs single pass",
                "board": f"{r['family']}{shape}, {r['givens']} givens"}
-        rows.append(Row(key, {"claim": "single-pass puzzle finding 'may save considerable "
+        rows.append(core.Row(key, {"claim": "single-pass puzzle finding 'may save considerable "
                                        "time' over Algorithm 2"},
-                        {"Latin boards": r["completions"],
-                         "single pass ms per board": rounded(1000 * per_board, 4),
-                         "Algorithm 2 ms per board": {
-                             "median": rounded(1000 * quartiles(r["alg2_s"])["median"], 3),
-                             "ci": [rounded(1000 * lo, 3), rounded(1000 * hi, 3)],
+                             {"Latin boards": r["completions"],
+                              "single pass ms per board": core.rounded(1000 * per_board, 4),
+                              "Algorithm 2 ms per board": {
+                             "median": core.rounded(1000 * core.quartiles(r["alg2_s"])["median"], 3),
+                             "ci": [core.rounded(1000 * lo, 3), core.rounded(1000 * hi, 3)],
                              "n": r["sample"], "censored": 0},
-                         "speed-up": rounded(quartiles(r["alg2_s"])["median"] / per_board, 1)
-                         if per_board else None,
-                         "clues: single pass": rounded_quartiles(r["pass_clues_sample"], 1),
-                         "clues: Algorithm 2": rounded_quartiles(r["alg2_clues"], 1),
-                         "single-pass puzzles unique / critical":
+                              "speed-up": core.rounded(core.quartiles(r["alg2_s"])["median"] / per_board, 1)
+                              if per_board else None,
+                              "clues: single pass": core.rounded_quartiles(r["pass_clues_sample"], 1),
+                              "clues: Algorithm 2": core.rounded_quartiles(r["alg2_clues"], 1),
+                              "single-pass puzzles unique / critical":
                              f"{r['pass_unique']}/{r['sample']} / "
                              f"{r['pass_critical']}/{r['sample']}"},
-                        verdict,
-                        "the same boards: every completion of the board; one enumeration "
-                        f"({r['nodes']} nodes) gives a puzzle per completion, Algorithm 2 "
-                        f"(futocp.puzzles.minimize) runs per completion ({r['sample']} drawn); "
-                        "agrees = the single pass's CPU time per board is below the bootstrap "
-                        "95 % interval of Algorithm 2's median; the single pass's puzzles are "
-                        "unique but not critical (more clues)"))
-        rows.append(sanity_row({"study": "single-pass puzzles are puzzles",
-                                "board": key["board"]},
-                               {"unique": (r["sample"] - r["pass_unique"], r["sample"])},
-                               "a completion alone below a node of a complete search: the "
-                               "board there has exactly one completion (checked with "
-                               "futocp.puzzles.is_puzzle)"))
+                             verdict,
+                             "the same boards: every completion of the board; one enumeration "
+                             f"({r['nodes']} nodes) gives a puzzle per completion, Algorithm 2 "
+                             f"(futocp.puzzles.minimize) runs per completion ({r['sample']} drawn); "
+                             "agrees = the single pass's CPU time per board is below the bootstrap "
+                             "95 % interval of Algorithm 2's median; the single pass's puzzles are "
+                             "unique but not critical (more clues)"))
+        rows.append(core.sanity_row({"study": "single-pass puzzles are puzzles",
+                                     "board": key["board"]},
+                                    {"unique": (r["sample"] - r["pass_unique"], r["sample"])},
+                                    "a completion alone below a node of a complete search: the "
+                                    "board there has exactly one completion (checked with "
+                                    "futocp.puzzles.is_puzzle)"))
     return rows
 
 
-def _fairness_rows(recs: list[dict[str, Any]]) -> list[Row]:
+def _fairness_rows(recs: list[dict[str, Any]]) -> list[core.Row]:
     if not recs:
         return []
     by: dict[str, list[dict[str, Any]]] = {}
@@ -423,16 +411,16 @@ def _fairness_rows(recs: list[dict[str, Any]]) -> list[Row]:
         expect_fair = level != "recursive"
         checks[f"Tatham level {level}: fair {fair}/{len(mine)}"] = (
             len(mine) - fair if expect_fair else fair, len(mine))
-    return [sanity_row({"study": "fairness = a proof without backtrack",
-                        "board": f"{len(recs)} Tatham puzzles"}, checks,
-                       "fair = rated with no 'guess' step (futocp.rating.rate); the level "
-                       "Tatham's generator was asked for (in the file name): below recursive "
-                       "it promises a proof without guessing, recursive needs it; breaks = "
-                       "unfair below recursive, or fair at recursive",
-                       {"claim": "fair puzzles are those whose proofs contain no 'backtrack'"})]
+    return [core.sanity_row({"study": "fairness = a proof without backtrack",
+                             "board": f"{len(recs)} Tatham puzzles"}, checks,
+                            "fair = rated with no 'guess' step (futocp.rating.rate); the level "
+                            "Tatham's generator was asked for (in the file name): below recursive "
+                            "it promises a proof without guessing, recursive needs it; breaks = "
+                            "unfair below recursive, or fair at recursive",
+                            {"claim": "fair puzzles are those whose proofs contain no 'backtrack'"})]
 
 
-def _orders_rows(recs: list[dict[str, Any]]) -> list[Row]:
+def _orders_rows(recs: list[dict[str, Any]]) -> list[core.Row]:
     if not recs:
         return []
     rows = []
@@ -442,26 +430,26 @@ def _orders_rows(recs: list[dict[str, Any]]) -> list[Row]:
         total = sum(r["orders"] for r in recs)
         monotone = level < 3
         verdict = ("agrees" if same == total else "differs") if monotone else "not comparable"
-        rows.append(Row({"study": "Theorem 5.9: any order, one fixpoint",
-                         "rules": f"closure up to {names[level]}"},
-                        {"claim": "monotonic attrition reaches the same reduction in any order"},
-                        {"random orders reaching the default fixpoint": f"{same}/{total}",
-                         "puzzles": len(recs)},
-                        verdict,
-                        "random orders of the techniques within each level "
-                        "(futocp.rating.shuffled_techniques), on the shipped puzzles"
-                        + ("" if monotone else "; the forcing chain is not monotone, so the "
-                           "theorem's premise does not cover this level: shown, not judged")))
+        rows.append(core.Row({"study": "Theorem 5.9: any order, one fixpoint",
+                              "rules": f"closure up to {names[level]}"},
+                             {"claim": "monotonic attrition reaches the same reduction in any order"},
+                             {"random orders reaching the default fixpoint": f"{same}/{total}",
+                              "puzzles": len(recs)},
+                             verdict,
+                             "random orders of the techniques within each level "
+                             "(futocp.rating.shuffled_techniques), on the shipped puzzles"
+                             + ("" if monotone else "; the forcing chain is not monotone, so the "
+                                "theorem's premise does not cover this level: shown, not judged")))
     same = sum(r["lists_same"] for r in recs)
     total = sum(r["orders"] for r in recs)
-    rows.append(Row({"study": "Theorem 5.9: any order, one fixpoint",
-                     "rules": "list filtering (groups, signs shuffled)"},
-                    {"claim": "monotonic attrition reaches the same reduction in any order"},
-                    {"random orders reaching the default fixpoint": f"{same}/{total}",
-                     "puzzles": len(recs)},
-                    "agrees" if same == total else "differs",
-                    "futocp.propagate.filter_lists_python with its groups and signs in random "
-                    "order"))
+    rows.append(core.Row({"study": "Theorem 5.9: any order, one fixpoint",
+                          "rules": "list filtering (groups, signs shuffled)"},
+                         {"claim": "monotonic attrition reaches the same reduction in any order"},
+                         {"random orders reaching the default fixpoint": f"{same}/{total}",
+                          "puzzles": len(recs)},
+                         "agrees" if same == total else "differs",
+                         "futocp.propagate.filter_lists_python with its groups and signs in random "
+                         "order"))
     return rows
 
 
@@ -477,13 +465,13 @@ def _slope(cells: Sequence[int], times: Sequence[Sequence[float]], seed: int = 0
         sxx = sum((x - mx) ** 2 for x in xs)
         return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
 
-    best = fit([math.log(quartiles(t)["median"]) for t in times])
-    boots = sorted(fit([math.log(quartiles([rng.choice(t) for _ in t])["median"])
+    best = fit([math.log(core.quartiles(t)["median"]) for t in times])
+    boots = sorted(fit([math.log(core.quartiles([rng.choice(t) for _ in t])["median"])
                         for t in times]) for _ in range(1000))
     return best, (boots[25], boots[974])
 
 
-def _growth_rows(recs: list[dict[str, Any]]) -> list[Row]:
+def _growth_rows(recs: list[dict[str, Any]]) -> list[core.Row]:
     recs = sorted(recs, key=lambda r: r["cells"])
     if len(recs) < 3:
         return []
@@ -495,22 +483,22 @@ def _growth_rows(recs: list[dict[str, Any]]) -> list[Row]:
              "at most quadratic")):
         slope, (lo, hi) = _slope(cells, [r[col] for r in recs])
         verdict = "agrees" if lo <= bound[1] and hi >= bound[0] else "differs"
-        rows.append(Row({"study": "polynomial checks", "procedure": what},
-                        {"claim": f"{rule} in the number of cells", "slope": rule},
-                        {"log-log slope": {"median": rounded(slope, 2),
-                                           "ci": [rounded(lo, 2), rounded(hi, 2)],
-                                           "n": len(recs), "censored": 0},
-                         "cells": f"{cells[0]}-{cells[-1]}",
-                         "median us": ", ".join(f"{1e6 * quartiles(r[col])['median']:.3g}"
-                                                for r in recs)},
-                        verdict,
-                        f"CPU time on random partial Latin squares (half the cells given), "
-                        f"median of the repetitions per size; agrees = the bootstrap 95 % "
-                        f"interval of the slope meets [{bound[0]}, {bound[1]}]"))
+        rows.append(core.Row({"study": "polynomial checks", "procedure": what},
+                             {"claim": f"{rule} in the number of cells", "slope": rule},
+                             {"log-log slope": {"median": core.rounded(slope, 2),
+                                                "ci": [core.rounded(lo, 2), core.rounded(hi, 2)],
+                                                "n": len(recs), "censored": 0},
+                              "cells": f"{cells[0]}-{cells[-1]}",
+                              "median us": ", ".join(f"{1e6 * core.quartiles(r[col])['median']:.3g}"
+                                                     for r in recs)},
+                             verdict,
+                             f"CPU time on random partial Latin squares (half the cells given), "
+                             f"median of the repetitions per size; agrees = the bootstrap 95 % "
+                             f"interval of the slope meets [{bound[0]}, {bound[1]}]"))
     return rows
 
 
-def _example_rows(recs: list[dict[str, Any]]) -> list[Row]:
+def _example_rows(recs: list[dict[str, Any]]) -> list[core.Row]:
     by: dict[str, list[dict[str, Any]]] = {}
     for r in recs:
         by.setdefault(r["family"], []).append(r)
@@ -520,15 +508,15 @@ def _example_rows(recs: list[dict[str, Any]]) -> list[Row]:
         fair = [r for r in mine if r["rated"] == "solved" and r["guesses"] == 0]  # (shown)
         grades = Counter(r["grade"] for r in mine)
         difficult = family == "custom-sudoku"
-        rows.append(Row(
+        rows.append(core.Row(
             {"study": "Section 4 examples", "family": family},
             {"claim": "critical, rated difficult (Fig. 30)" if difficult else
              "fair, rated medium", "paper's puzzles": "lost (figures)"},
             {"fair": f"{len(fair)}/{len(mine)}",
              "grades": ", ".join(f"{g} ({GRADE_WORDS[g]}): {grades[g]}" for g in levels
                                  if grades[g]),
-             "score": rounded_quartiles([r["score"] for r in mine], 1),
-             "clues": rounded_quartiles([r["clues"] for r in mine], 1)},
+             "score": core.rounded_quartiles([r["score"] for r in mine], 1),
+             "clues": core.rounded_quartiles([r["clues"] for r in mine], 1)},
             "not comparable",
             "critical puzzles drawn as the paper finds them (Algorithm 2 from a random Latin "
             "board, futocp.generate --critical), rated on the general scale; not comparable: "
@@ -539,14 +527,14 @@ def _example_rows(recs: list[dict[str, Any]]) -> list[Row]:
     return rows
 
 
-def compare(runs: pd.DataFrame, quick: bool) -> list[Row]:
+def compare(runs: pd.DataFrame, quick: bool) -> list[core.Row]:
     """The rows of every study measured (module docstring)."""
     return (_algorithm1_rows(_of(runs, "algorithm1")) + _single_pass_rows(_of(runs, "single_pass"))
             + _fairness_rows(_of(runs, "fairness")) + _orders_rows(_of(runs, "orders"))
             + _growth_rows(_of(runs, "growth")) + _example_rows(_of(runs, "example")))
 
 
-def verdict(rows: list[Row]) -> str:
+def verdict(rows: list[core.Row]) -> str:
     """What the procedures' claims come to."""
     parts = ["Seed 003 has no numeric table; its procedures' claims are measured with "
              "futocp's implementations."]
@@ -587,9 +575,9 @@ def verdict(rows: list[Row]) -> str:
     return " ".join(parts)
 
 
-REPRODUCTION = Reproduction(
+REPRODUCTION = core.Reproduction(
     NAME, "Latin puzzles' procedures: Algorithm 1's N, Algorithm 2 vs single-pass puzzles, "
           "fairness, Theorem 5.9's orders, polynomial checks, Section 4's examples",
-    "seed 003, Sections 4 and 5", partial(load_config, NAME), compare, None, verdict,
+    "seed 003, Sections 4 and 5", partial(core.load_config, NAME), compare, None, verdict,
     run=run_seed003)
-register(REPRODUCTION)
+core.register(REPRODUCTION)

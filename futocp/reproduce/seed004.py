@@ -30,21 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from .core import (
-    Reproduction,
-    Row,
-    compare_sample,
-    experiments_dir,
-    load_config,
-    opt_bool,
-    paper_table,
-    parse_opts,
-    register,
-    rounded,
-    rounded_quartiles,
-    sanity_row,
-    save_figure,
-)
+from . import core
 from .measure import run_config, task_id
 from .seed004_measure import MODES, measure_instance, node_targets
 
@@ -58,7 +44,7 @@ CONFIG = "seed-004"
 
 
 def _config(quick: bool) -> dict[str, Any]:
-    return load_config(CONFIG, quick)
+    return core.load_config(CONFIG, quick)
 
 
 def _paper_sequential() -> dict[int, float]:
@@ -66,7 +52,7 @@ def _paper_sequential() -> dict[int, float]:
     (always that folder: the instances do not change with ``--papers``)."""
     import pandas as pd
 
-    table = pd.read_csv(experiments_dir() / "papers" / "seed-004-table1-1.csv")
+    table = pd.read_csv(core.experiments_dir() / "papers" / "seed-004-table1-1.csv")
     return {int(r.n): float(r.average) for r in table.itertuples()}
 
 
@@ -93,7 +79,7 @@ def run_seed004(config: dict[str, Any], workers: int, options: dict[str, str],
     """Measure the tasks not yet recorded; ``workers`` > 1 sets the parallel search's
     processes, ``options["ordered"]`` (``true``/``false``) one mode only."""
     cfg = dict(config)
-    for ordered in parse_opts("seed 004", options, {"ordered": opt_bool}).values():
+    for ordered in core.parse_opts("seed 004", options, {"ordered": core.opt_bool}).values():
         cfg["modes"] = ["ordered" if ordered else "any"]
     if workers > 1:
         cfg["search_workers"] = workers
@@ -136,13 +122,13 @@ def per_instance(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=cols)
 
 
-def compare_parallel(df: pd.DataFrame, quick: bool) -> list[Row]:
+def compare_parallel(df: pd.DataFrame, quick: bool) -> list[core.Row]:
     """Per size and mode: the paper's Tables 1.1-1.3 beside our times, nodes and
     speed-ups; then the sanity checks (calibration, verified answers)."""
-    seq = paper_table("seed-004-table1-1.csv").set_index("n")
-    par = paper_table("seed-004-table1-3.csv").set_index("n")
+    seq = core.paper_table("seed-004-table1-1.csv").set_index("n")
+    par = core.paper_table("seed-004-table1-3.csv").set_index("n")
     inst = per_instance(df)
-    rows: list[Row] = []
+    rows: list[core.Row] = []
     for (mode, workers), by_mode in inst.groupby(["mode", "workers"], sort=False):
         for n in sorted(set(seq.index) | set(by_mode["n"])):
             g = by_mode[by_mode["n"] == n]
@@ -154,15 +140,15 @@ def compare_parallel(df: pd.DataFrame, quick: bool) -> list[Row]:
                 paper["par_us"] = float(par.loc[n, "parallel_us"])
                 paper["speedup"] = float(par.loc[n, "speedup"])
             key = {"n": int(n), "mode": mode, "workers": int(workers)}
-            verdict, detail = compare_sample(paper.get("speedup"), g["speedup"])
+            verdict, detail = core.compare_sample(paper.get("speedup"), g["speedup"])
             ours: dict[str, Any] = {
-                "seq_us": rounded_quartiles(1000 * g["seq_ms"], 0),
-                "par_us": rounded_quartiles(1000 * g["par_ms"], 0),
-                "speedup": {"median": rounded(detail["median"], 3),
-                            "ci": [rounded(x, 3) for x in detail["ci"]], "n": detail["n"],
+                "seq_us": core.rounded_quartiles(1000 * g["seq_ms"], 0),
+                "par_us": core.rounded_quartiles(1000 * g["par_ms"], 0),
+                "speedup": {"median": core.rounded(detail["median"], 3),
+                            "ci": [core.rounded(x, 3) for x in detail["ci"]], "n": detail["n"],
                             "censored": detail["censored"]},
-                "seq_nodes": rounded_quartiles(g["seq_nodes"], 0),
-                "par/seq nodes": rounded_quartiles(g["node_ratio"], 3),
+                "seq_nodes": core.rounded_quartiles(g["seq_nodes"], 0),
+                "par/seq nodes": core.rounded_quartiles(g["node_ratio"], 3),
                 "instances": len(g)}
             notes = []
             if "speedup" not in paper:
@@ -176,25 +162,25 @@ def compare_parallel(df: pd.DataFrame, quick: bool) -> list[Row]:
             if n == 12 and "speedup" in paper:
                 notes.append("the paper's 12x12 anomaly (0.34x), one instance per size "
                              "(spec 5.5)")
-            rows.append(Row(key, paper, ours, verdict, "; ".join(notes)))
+            rows.append(core.Row(key, paper, ours, verdict, "; ".join(notes)))
     rows.extend(_sanity(inst))
     return rows
 
 
-def _sanity(inst: pd.DataFrame) -> list[Row]:
+def _sanity(inst: pd.DataFrame) -> list[core.Row]:
     if inst.empty:
         return []
     first = inst.drop_duplicates(["n", "index"])
     off = first[(first["seq_nodes"] < first["target"] / 3) | (first["seq_nodes"]
                                                              > first["target"] * 3)]
-    return [sanity_row({"sanity check": "our instances"},
-                       {"sequential nodes within 3x of the target": (len(off), len(first)),
-                        "answers verified": (int((~inst["verified"].astype(bool)).sum()),
-                                             len(inst))},
-                       "the instances are drawn to follow the paper's growth of sequential "
-                       "time with n (calibration), so that growth holds by construction: "
-                       "not agreement; sizes where no draw reached the target: "
-                       + (", ".join(str(int(n)) for n in sorted(set(off["n"]))) or "none"))]
+    return [core.sanity_row({"sanity check": "our instances"},
+                            {"sequential nodes within 3x of the target": (len(off), len(first)),
+                             "answers verified": (int((~inst["verified"].astype(bool)).sum()),
+                                                  len(inst))},
+                            "the instances are drawn to follow the paper's growth of sequential "
+                            "time with n (calibration), so that growth holds by construction: "
+                            "not agreement; sizes where no draw reached the target: "
+                            + (", ".join(str(int(n)) for n in sorted(set(off["n"]))) or "none"))]
 
 
 def figures_parallel(df: pd.DataFrame, folder: Path) -> list[Path]:
@@ -204,8 +190,8 @@ def figures_parallel(df: pd.DataFrame, folder: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    paper = paper_table("seed-004-table1-3.csv")
-    seq = paper_table("seed-004-table1-1.csv")
+    paper = core.paper_table("seed-004-table1-3.csv")
+    seq = core.paper_table("seed-004-table1-1.csv")
     inst = per_instance(df)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
@@ -235,10 +221,10 @@ def figures_parallel(df: pd.DataFrame, folder: Path) -> list[Path]:
     ax.set_ylabel("time (ms, log scale)")
     ax.set_title("Seed 004 Tables 1.1-1.2: time vs n")
     ax.legend(fontsize=7)
-    return [save_figure(fig, folder, "repro-seed-004-parallel")]
+    return [core.save_figure(fig, folder, "repro-seed-004-parallel")]
 
 
-def _crossover(rows: list[Row]) -> str:
+def _crossover(rows: list[core.Row]) -> str:
     """Sizes from which the parallel search is faster: two consecutive sizes whose
     speed-up interval lies above 1 (never from a single size)."""
     above = sorted(r.key["n"] for r in rows if "speedup" in r.ours
@@ -256,7 +242,7 @@ def _crossover(rows: list[Row]) -> str:
     return "no crossover: the speed-up's interval never lies above 1"
 
 
-def verdict_parallel(rows: list[Row]) -> str:
+def verdict_parallel(rows: list[core.Row]) -> str:
     """What the re-run of seed 004 confirms and what it does not, per mode."""
     comparisons = [r for r in rows if r.kind == "comparison" and "mode" in r.key
                    and "speedup" in r.ours]
@@ -291,7 +277,7 @@ def verdict_parallel(rows: list[Row]) -> str:
     return " ".join(parts)
 
 
-PARALLEL = Reproduction(
+PARALLEL = core.Reproduction(
     name="seed-004-parallel",
     title="Sequential vs parallel backtracking by size (ordered and any-solution modes): "
           "nodes, times, speed-up",
@@ -302,4 +288,4 @@ PARALLEL = Reproduction(
              "(load average 7-10): the wall-time speed-ups are a loaded machine's.",
     run=run_seed004)
 
-register(PARALLEL)
+core.register(PARALLEL)
