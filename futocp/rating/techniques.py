@@ -11,7 +11,7 @@ of each technique.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -38,17 +38,22 @@ from .core import (
 
 __all__ = ["TECHNIQUE_FUNCS", "lazy", "elim_text"]
 
+def _each_pending(pending: set[int]) -> Iterator[int]:
+    """The items a technique has still to look at, in order. Each is taken off
+    ``pending`` when the loop moves on from it; the one a technique returns a step
+    (or raises a contradiction) on stays pending, to be looked at again."""
+    for k in sorted(pending):
+        yield k
+        pending.discard(k)
+
+
 # ------------------------------------------------------------- level 0: singles
 def _hidden_single(eng: Engine, st: State) -> Step | None:
-    pending = st.dirty[DEP_HS]
-    if not pending:
-        return None
     doms, placed = st.doms, st.placed
-    for u in sorted(pending):
+    for u in _each_pending(st.dirty[DEP_HS]):
         unit = eng.units[u]
         need = st.need[u]
         if unit.partial or not need:
-            pending.discard(u)
             continue
         once = twice = 0
         for c in unit.cells:
@@ -77,7 +82,6 @@ def _hidden_single(eng: Engine, st: State) -> Step | None:
                                         f"{unit.name}, has {len(where)}")
                 if len(where) == rem[v]:
                     return _hidden_step(eng, unit, v, where)
-        pending.discard(u)
     return None
 
 
@@ -94,13 +98,9 @@ def _hidden_step(eng: Engine, unit: Unit, v: int, cells: tuple[int, ...]) -> Ste
 
 
 def _naked_single(eng: Engine, st: State) -> Step | None:
-    pending = st.singles
-    if not pending:
-        return None
     doms, placed = st.doms, st.placed
-    for c in sorted(pending):
+    for c in _each_pending(st.singles):
         if placed[c] >= 0:
-            pending.discard(c)
             continue
         d = doms[c]
         if not d:
@@ -132,12 +132,9 @@ def _elims(eng: Engine, pairs: Iterable[tuple[int, int]]) -> tuple[tuple[int, La
 
 
 def _less_bounds(eng: Engine, st: State) -> Step | None:
-    pending = st.dirty[DEP_LB]
-    if not pending:
-        return None
     doms = st.doms
     less = eng.less
-    for k in sorted(pending):
+    for k in _each_pending(st.dirty[DEP_LB]):
         a, b = less[k]
         da, db = doms[a], doms[b]
         if da and db:
@@ -160,7 +157,6 @@ def _less_bounds(eng: Engine, st: State) -> Step | None:
                     return f"less-bounds: {na} < {nb}, {', '.join(parts)} → {elim_text(eng, elims)}"
 
                 return Step("less-bounds", 1, (), elims, premises=(a, b), _why=why)
-        pending.discard(k)
     return None
 
 
@@ -198,14 +194,11 @@ def _pair_rule(eng: Engine, st: State, tech: str, forward: bool) -> Step | None:
         pending = st.dirty[DEP_FC_C if tech == "consecutive" else DEP_FC_R]
     else:
         pending = st.dirty[DEP_AC_C if tech == "consecutive" else DEP_AC_R]
-    if not pending:
-        return None
     doms = st.doms
     name, level = (f"{tech}-fc", 1) if forward else (f"{tech}-ac", 2)
-    for k in sorted(pending):
+    for k in _each_pending(pending):
         a, b, fwd, bwd, ne, kind, group = eng.rels[k]
         if group != tech:
-            pending.discard(k)
             continue
         for src, dst, table in ((a, b, fwd), (b, a, bwd)):
             found = _support(eng, st, src, dst, table, ne, forward)
@@ -218,7 +211,6 @@ def _pair_rule(eng: Engine, st: State, tech: str, forward: bool) -> Step | None:
                 return Step(name, level, (), elims, premises=(src, dst),
                             _why=lazy(_pair_text, eng, name, src, dst, read, forward, kind,
                                       elims))
-        pending.discard(k)
     return None
 
 
@@ -248,9 +240,8 @@ def _ac_other(eng: Engine, st: State) -> Step | None:
 def _cage(eng: Engine, st: State) -> Step | None:
     """Each cell of a cage keeps the labels it takes in some assignment of
     pairwise different labels with the cage's sum that fits the domains."""
-    pending = st.dirty[DEP_CAGE]
     doms = st.doms
-    for k in sorted(pending):
+    for k in _each_pending(st.dirty[DEP_CAGE]):
         cells, combos, total = eng.cages[k]
         ds = [doms[c] for c in cells]
         keep = [0] * len(cells)
@@ -271,7 +262,6 @@ def _cage(eng: Engine, st: State) -> Step | None:
             elims = _elims(eng, cut)
             return Step("cage", 2, (), elims, premises=cells,
                         _why=lazy(_cage_text, eng, cells, total, fits, elims))
-        pending.discard(k)
     return None
 
 
@@ -349,15 +339,11 @@ def _gac_edges(doms: Sequence[int], caps: Sequence[int]) -> list[int]:
 
 # ----------------------------------------------------------- level 2: subsets
 def _subset(eng: Engine, st: State) -> Step | None:
-    pending = st.dirty[DEP_SUB]
-    if not pending:
-        return None
     doms, placed = st.doms, st.placed
-    for u in sorted(pending):
+    for u in _each_pending(st.dirty[DEP_SUB]):
         unit = eng.units[u]
         cells = [c for c in unit.cells if placed[c] < 0]
         if len(cells) < 2:
-            pending.discard(u)
             continue
         ds = [doms[c] for c in cells]
         caps = st.rem[u]
@@ -370,7 +356,6 @@ def _subset(eng: Engine, st: State) -> Step | None:
                 f"{','.join(eng.cell_name(c) for c in held)} share only the labels "
                 f"{{{eng.labels(exc.rights)}}}") from None
         if found is None:
-            pending.discard(u)
             continue
         rights, lefts, cuts = found
         inside = tuple(cells[j] for j in lefts)
