@@ -12,9 +12,10 @@ The design, the options and the measurements behind the defaults:
 Example:
     >>> from futocp.families import latin_square
     >>> from futocp.model import build_model
-    >>> r = PyconstraintBackend().solve(build_model(latin_square(3)), limit=None)
-    >>> r.stats["solver"], r.stats["solutions"], r.exhausted
-    ('OptimizedBacktrackingSolver', 12, True)
+    >>> model = build_model(latin_square(3))
+    >>> {s: PyconstraintBackend().solve(model, limit=None, solver=s).n_solutions
+    ...  for s in ("optimized", "recursive")}
+    {'optimized': 12, 'recursive': 12}
 """
 
 from __future__ import annotations
