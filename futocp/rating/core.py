@@ -23,6 +23,7 @@ __all__ = [
     "DEP_HS", "DEP_SUB", "DEP_LB", "DEP_FC_C", "DEP_FC_R", "DEP_AC_C", "DEP_AC_R", "DEP_CAGE",
     "Contradiction", "Step", "Rating", "Technique", "Unit", "Engine", "State", "walk_steps",
     "is_tatham_board", "default_scale", "level_of", "techniques_of", "cell_ref",
+    "forcing_chain",
 ]
 
 LEVELS: tuple[str, ...] = ("trivial", "easy", "tricky", "extreme", "recursive")
@@ -117,6 +118,52 @@ def cell_ref(board: Board, cell: int, label: Label) -> list[Any]:
         r, c = board.coords(cell)
         return [r, c, label]
     return [cell, label]
+
+
+def forcing_chain(start: int, orig: int, lists: Sequence[int],
+                  nbrs: Sequence[Sequence[int]], sees: Callable[[int], bool]
+                  ) -> tuple[int, list[int], list[int]] | None:
+    """The first forcing chain that takes ``orig`` from a cell (solo.c's and
+    latin.c's forcing chains, in their order).
+
+    Suppose ``start`` (a cell of two labels, ``lists[start]``) is not ``orig``,
+    so it holds its other label. Breadth first, a chain cell P forced to hold a
+    label visits each unvisited neighbour Q (``nbrs[P]``) whose list still has
+    it; a Q of two labels joins the chain, forced to its other one. When P's
+    label is ``orig`` and ``sees(Q)`` (Q is a peer of ``start``), Q cannot hold
+    ``orig``: ``start`` or P does.
+
+    Returns:
+        ``(Q, the chain from start to P, the label each chain cell is forced to)``,
+        or None.
+    """
+    both = lists[start]
+    forced = {start: (both & ~(1 << orig)).bit_length() - 1}
+    parent = {start: -1}
+    queue = [start]
+    head = 0
+    while head < len(queue):
+        p = queue[head]
+        head += 1
+        cur = forced[p]
+        cbit = 1 << cur
+        for q in nbrs[p]:
+            if q in forced:
+                continue
+            lq = lists[q]
+            if not lq & cbit:
+                continue
+            if lq.bit_count() == 2:
+                forced[q] = (lq & ~cbit).bit_length() - 1
+                parent[q] = p
+                queue.append(q)
+            if cur == orig and sees(q):
+                chain = [p]
+                while parent[chain[-1]] >= 0:
+                    chain.append(parent[chain[-1]])
+                chain.reverse()
+                return q, chain, [forced[c] for c in chain]
+    return None
 
 
 def walk_steps(steps: Iterable[Step]) -> Iterable[Step]:

@@ -47,7 +47,7 @@ from ..board import Board
 from ..errors import FutocpError, UsageError
 from ..families import get_family
 from ..propagate import bits
-from .core import Step
+from .core import Step, forcing_chain
 from .games import GameScale, Outcome, register
 from .solo_killer import KILLER_GRADES, KillerState, SumQuirk, killer_state
 
@@ -548,35 +548,17 @@ class _Solver:
                         or (c in on0 and start in on0) or (c in on1 and start in on1))
 
             for d in bits(m):
-                number = {start: (m ^ (1 << d)).bit_length() - 1}
-                prev = {start: -1}
-                queue = [start]
-                head = 0
-                while head < len(queue):
-                    cur = queue[head]
-                    head += 1
-                    cd = number[cur]
-                    for nb in puz.neighbours[cur]:
-                        if nb in number:
-                            continue
-                        mm = cand[nb]
-                        if not mm >> cd & 1:
-                            continue
-                        if mm.bit_count() == 2:
-                            queue.append(nb)
-                            number[nb] = (mm ^ (1 << cd)).bit_length() - 1
-                            prev[nb] = cur
-                        if cd == d and sees(nb):
-                            self.eliminate(nb, d)
-                            chain = [cur]
-                            while prev[chain[-1]] >= 0:
-                                chain.append(prev[chain[-1]])
-                            self.note("forcing-chain", (), ((nb, d),),
-                                      f"{d + 1} is at one end of the chain "
-                                      f"{'-'.join(map(self.cname, chain))} of two-digit "
-                                      f"cells: not at {self.cname(nb)}, which sees both",
-                                      tuple(chain), size=len(chain))
-                            return self.raise_diff(EXTREME)
+                found = forcing_chain(start, d, cand, puz.neighbours, sees)
+                if found is not None:
+                    nb, chain, _ = found
+                    chain.reverse()
+                    self.eliminate(nb, d)
+                    self.note("forcing-chain", (), ((nb, d),),
+                              f"{d + 1} is at one end of the chain "
+                              f"{'-'.join(map(self.cname, chain))} of two-digit "
+                              f"cells: not at {self.cname(nb)}, which sees both",
+                              tuple(chain), size=len(chain))
+                    return self.raise_diff(EXTREME)
         return False
 
 

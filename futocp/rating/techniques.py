@@ -34,6 +34,7 @@ from .core import (
     Step,
     Technique,
     Unit,
+    forcing_chain,
 )
 
 __all__ = ["TECHNIQUE_FUNCS", "lazy", "elim_text"]
@@ -491,13 +492,8 @@ def _names(eng: Engine, units: Sequence[int]) -> str:
 
 # ----------------------------------------------------- level 3: forcing chains
 def _forcing_chain(eng: Engine, st: State) -> Step | None:
-    """Tatham's bivalue forcing chain (a breadth-first search, exactly his rule).
-
-    For a cell S with two labels and each of them, ``orig``: suppose S is not
-    ``orig``, so it holds the other label. A chain cell P forced to hold ``cur``
-    visits each unvisited peer Q that still allows ``cur``; a Q with two labels
-    joins the chain, forced to its other label. When ``cur == orig`` and Q is
-    also a peer of S, Q loses ``orig`` (S or P holds it)."""
+    """Tatham's bivalue forcing chain (:func:`~futocp.rating.core.forcing_chain`)
+    from each open cell of two labels, for each of them."""
     key = ("fc-chain",)
     if st.seen.get(key) == st.tick:
         return None
@@ -507,38 +503,15 @@ def _forcing_chain(eng: Engine, st: State) -> Step | None:
         d = doms[s]
         if placed[s] >= 0 or d.bit_count() != 2:
             continue
-        speers = peers[s]
         for orig in bits(d):
-            forced = {s: low_bit(d & ~(1 << orig))}
-            parent: dict[int, int] = {}
-            queue = [s]
-            head = 0
-            while head < len(queue):
-                p = queue[head]
-                head += 1
-                cur = forced[p]
-                cbit = 1 << cur
-                for q in nbrs[p]:
-                    if q in forced:
-                        continue
-                    dq = doms[q]
-                    if not dq & cbit:
-                        continue
-                    if dq.bit_count() == 2:
-                        forced[q] = low_bit(dq & ~cbit)
-                        parent[q] = p
-                        queue.append(q)
-                    if cur == orig and q in speers:
-                        path = [p]
-                        while path[-1] != s:
-                            path.append(parent[path[-1]])
-                        path.reverse()
-                        label = eng.values[orig]
-                        chain = tuple(path)
-                        vals = tuple(forced[c] for c in chain)
-                        return Step("forcing-chain", 3, (), ((q, label),), size=len(chain),
-                                    premises=chain,
-                                    _why=lazy(_chain_text, eng, chain, vals, q, label))
+            found = forcing_chain(s, orig, doms, nbrs, peers[s].__contains__)
+            if found is not None:
+                q, path, vals = found
+                label = eng.values[orig]
+                chain = tuple(path)
+                return Step("forcing-chain", 3, (), ((q, label),), size=len(chain),
+                            premises=chain, _why=lazy(_chain_text, eng, chain, tuple(vals), q,
+                                                      label))
     st.seen[key] = st.tick
     return None
 
