@@ -63,7 +63,7 @@ def luby(i: int) -> int:
 
 
 def _grid(board: Any) -> list[list[Any]]:
-    n = board.shape[0]
+    n = board.shape[0]  # a square's side
     grid: list[list[Any]] = [[0] * n for _ in range(n)]
     for cell, label in board.clues:
         grid[cell // n][cell % n] = label
@@ -80,6 +80,7 @@ def restart_stream(path: str, cap: float, base: float, seed: int) -> dict[str, A
 
     start = time.perf_counter()
     board = read(path)
+    assert board.shape is not None, f"{path}: not a grid"
     n = board.shape[0]
     grid = _grid(board)
     labels = sorted(board.labels)
@@ -96,7 +97,7 @@ def restart_stream(path: str, cap: float, base: float, seed: int) -> dict[str, A
         rng.shuffle(cols)
         rng.shuffle(syms)
         to_sym = dict(zip(labels, syms, strict=True))
-        copy = [[0] * n for _ in range(n)]
+        copy: list[list[Any]] = [[0] * n for _ in range(n)]
         for r in range(n):
             for c in range(n):
                 if grid[r][c]:
