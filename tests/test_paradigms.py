@@ -119,6 +119,28 @@ def test_an_nary_kind_of_the_registry_by_its_allowed_tuples(thermo):
         model.allowed_tuples(board.relations[0], limit=1)
 
 
+# A 9x9 Towers id of Tatham's generator (sgt-towers --generate 1 9dh): on full lists
+# its clues' tables pass 100,000 rows (the size guard); their diagrams have a few hundred arcs.
+TOWERS_9 = ("9:2/4/2/3/3//3/2/2//3/3/1//5///3//3/3///5//4///3/2//4/2/4//4,"
+            "c5n4c2b1c5l8e1_5g4f3a2k5a3")
+
+
+@pytest.mark.parametrize("name", [  # mip and smt: 10-30 s each
+    "choco", pytest.param("mip", marks=pytest.mark.slow), pytest.param("smt", marks=pytest.mark.slow)])
+def test_towers_clues_of_nine_cells_by_their_diagram(name):
+    _need(name)
+    from futocp.formats import loads
+
+    board = loads(TOWERS_9)
+    model = build_model(board, "none")  # the clues' tables on the full lists
+    with pytest.raises(UnsupportedError, match="allowed tuples"):
+        for rel in board.relations:
+            model.allowed_tuples(rel)
+    result = get_backend(name).solve(model, limit=2, time_limit=120)
+    assert result.n_solutions == 1 and result.exhausted, result.stats
+    assert verify(board, result.solutions[0]) == []
+
+
 def test_mip_model_and_stats(small_futoshiki):
     _need("mip")
     board = small_futoshiki

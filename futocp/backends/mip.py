@@ -18,6 +18,9 @@ removed have no column; a clue's cell has one), and linear rows:
     by its allowed pairs (:meth:`~futocp.model.Model.support`): for each value
     ``V`` of the first cell, ``x_A_V <= sum x_B_W`` over the ``W`` that support
     it (row ``R_I_a_V``), and the same from the second cell (``R_I_b_W``);
+  - an n-ary kind with an automaton (``visible``: Towers clues) by its layered
+    diagram as a unit flow (:func:`_flow`): a Towers clue on 9 cells has a few
+    hundred arcs where its table has up to 118,124 rows;
   - every other n-ary kind of the registry by its allowed tuples
     (:meth:`~futocp.model.Model.allowed_tuples`): a binary ``t_I_K`` per tuple,
     exactly one of them (``R_I``), and each ``x_C_V`` of the relation's cells
@@ -260,6 +263,35 @@ def _tuples(lm: LinearModel, i: int, rel: Relation) -> None:
                        "E", 0)
 
 
+def _flow(lm: LinearModel, i: int, rel: Relation) -> None:
+    """A relation by its layered diagram (:meth:`~futocp.model.Model.diagram`) as a
+    unit flow: a binary ``a_I_L_K`` per arc of layer ``L``, one unit leaving the
+    root (``r_I``), as much entering as leaving each inner node (``f_I_L_N``), and
+    each ``x_C_V`` of the relation's cells equal to the arcs of its layer labelled
+    ``V`` (``R_I_L_V``). The diagram is deterministic, so the arcs follow from the
+    cells' values: a path from the root to the terminal that spells them."""
+    d = lm.model.diagram(rel)
+    into: list[dict[int, list[int]]] = [{} for _ in d.levels]
+    out: list[dict[int, list[int]]] = [{} for _ in d.levels]
+    for layer, (cell, arcs) in enumerate(zip(rel.cells, d.layers, strict=True)):
+        labelled: dict[int, list[int]] = {}
+        for k, (src, v, dst) in enumerate(arcs):
+            if lm.column(cell, v) is None:
+                continue
+            a = lm.add_column(f"a_{i}_{layer}_{k}")
+            out[layer].setdefault(src, []).append(a)
+            into[layer + 1].setdefault(dst, []).append(a)
+            labelled.setdefault(v, []).append(a)
+        for v in lm.model.domain(cell):
+            lm.add_row(f"r_{i}_{layer}_{v}", [(1, lm.column(cell, v))]
+                       + [(-1, a) for a in labelled.get(v, [])], "E", 0)
+    lm.add_row(f"r_{i}", [(1, a) for a in out[0].get(0, [])], "E", 1)
+    for level in range(1, len(d.levels) - 1):
+        for node in range(d.levels[level]):
+            lm.add_row(f"f_{i}_{level}_{node}", [(1, a) for a in into[level].get(node, [])]
+                       + [(-1, a) for a in out[level].get(node, [])], "E", 0)
+
+
 def build_linear(model: Model, deadline: Deadline | None = None) -> LinearModel:
     """The :class:`LinearModel` of ``model``; ``deadline`` is checked while it is built.
 
@@ -289,8 +321,11 @@ def build_linear(model: Model, deadline: Deadline | None = None) -> LinearModel:
         encoder = LINEAR_ENCODINGS.get(rel.kind)
         if encoder is not None and encoder(lm, i, rel):
             continue
-        if get_kind(rel.kind).binary:
+        kind = get_kind(rel.kind)
+        if kind.binary:
             _pairs(lm, i, rel)
+        elif kind.automaton is not None:
+            _flow(lm, i, rel)
         else:
             _tuples(lm, i, rel)
     lm.stats.update(columns=len(lm.names), rows=len(lm.rows),

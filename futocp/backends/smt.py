@@ -236,11 +236,54 @@ def _any(items: list[Any], ctx: Any) -> Any:
     return z3.Or(items) if items else z3.BoolVal(False, ctx)
 
 
-def _generic(model: Model, rel: Relation, lit: Callable[[int, int], Any], ctx: Any) -> Any:
-    """A relation by its allowed pairs (support implications from both cells) or,
-    for an n-ary kind, its allowed tuples; ``lit(cell, value)`` is the literal."""
+def _diagram(model: Model, rel: Relation, lit: Callable[[int, int], Any], ctx: Any) -> Any:
+    """An n-ary kind with an automaton (``visible``: a Towers clue) by its layered
+    diagram: a Boolean per inner node and per arc; an arc implies its source, its
+    target and its label's literal, a node one of its outgoing and one of its
+    incoming arcs, a cell's value one of the arcs of its label -- so the values
+    spell a path from the root to the terminal. The diagram is deterministic:
+    the values decide every Boolean (a Towers clue on 9 cells has a few hundred
+    arcs, where its table has up to 118,124 rows)."""
     import z3
 
+    d = model.diagram(rel)
+    k = d.arity
+    nodes = [[z3.FreshBool("n", ctx) for _ in range(size)] if 0 < i < k else None
+             for i, size in enumerate(d.levels)]
+    outs: list[dict[int, list[Any]]] = [{} for _ in d.levels]
+    ins: list[dict[int, list[Any]]] = [{} for _ in d.levels]
+    parts: list[Any] = []
+    for i, (cell, arcs) in enumerate(zip(rel.cells, d.layers, strict=True)):
+        labelled: dict[int, list[Any]] = {}
+        for src, v, dst in arcs:
+            arc = z3.FreshBool("a", ctx)
+            ends = [lit(cell, v)] + [level[j] for level, j in ((nodes[i], src),
+                                                                (nodes[i + 1], dst)) if level]
+            parts.append(z3.Implies(arc, z3.And(ends)))
+            outs[i].setdefault(src, []).append(arc)
+            ins[i + 1].setdefault(dst, []).append(arc)
+            labelled.setdefault(v, []).append(arc)
+        parts += [z3.Implies(lit(cell, v), _any(labelled.get(v, []), ctx))
+                  for v in model.domain(cell)]
+    for i, size in enumerate(d.levels):
+        for j in range(size):
+            level = nodes[i]
+            here = None if level is None else level[j]
+            for side in (outs[i] if i < k else None, ins[i] if i > 0 else None):
+                if side is not None:
+                    some = _any(side.get(j, []), ctx)
+                    parts.append(some if here is None else z3.Implies(here, some))
+    return z3.And(parts)
+
+
+def _generic(model: Model, rel: Relation, lit: Callable[[int, int], Any], ctx: Any) -> Any:
+    """A relation by its allowed pairs (support implications from both cells) or,
+    for an n-ary kind, its diagram (:func:`_diagram`) when it has an automaton,
+    else its allowed tuples; ``lit(cell, value)`` is the literal."""
+    import z3
+
+    if get_kind(rel.kind).automaton is not None:
+        return _diagram(model, rel, lit, ctx)
     if not get_kind(rel.kind).binary:
         return _any([z3.And([lit(c, v) for c, v in zip(rel.cells, tup, strict=True)])
                      for tup in model.allowed_tuples(rel)], ctx)
