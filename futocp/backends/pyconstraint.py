@@ -28,15 +28,17 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
+from ..diagram import Diagram, supports
 from ..errors import SolverError, UnsupportedError
 from ..model import Model
 from ..procs import run_child
 from ..procs import start_method as _start_method
+from ..relations import Relation, get_kind
 from ..result import Result, Status
 from .base import COMPLETE_CAPABILITIES, Backend, Deadline, Option, Package
 
 __all__ = ["PyconstraintBackend", "count_constraint", "support_constraint", "cage_constraint",
-           "table_constraint", "NARY_CONSTRAINTS", "SOLVERS"]
+           "table_constraint", "diagram_constraint", "NARY_CONSTRAINTS", "SOLVERS"]
 
 SOLVERS: dict[str, str] = {
     "optimized": "OptimizedBacktrackingSolver",
@@ -363,11 +365,93 @@ def table_constraint(rows: tuple[tuple[int, ...], ...]) -> Any:
     return _table_class()(rows)
 
 
+@cache
+def _diagram_class() -> type:
+    """The diagram constraint class (defined lazily, like :func:`_count_class`)."""
+    from constraint import Constraint
+
+    class DiagramConstraint(Constraint):
+        """The variables spell a root-to-terminal path of a layered diagram.
+
+        On a partial assignment some path must go through every assigned value
+        and the domains of the others; with forward checking the unassigned
+        variables keep only the values on such a path (generalised arc
+        consistency, :func:`futocp.diagram.supports`).
+        """
+
+        def __init__(self, diagram: Diagram) -> None:
+            bit = diagram.relabel(lambda v: 1 << v)
+            self._layers, self._levels = bit.layers, bit.levels
+
+        def _supports(self, variables: Any, domains: dict, assignments: dict
+                      ) -> list[int] | None:
+            lists = []
+            for var in variables:
+                if var in assignments:
+                    lists.append(1 << assignments[var])
+                else:
+                    m = 0
+                    for x in domains[var]:
+                        m |= 1 << x
+                    lists.append(m)
+            return supports(self._layers, self._levels, lists)
+
+        def __call__(self, variables: Any, domains: dict, assignments: dict,
+                     forwardcheck: Any = False) -> bool:
+            kept = self._supports(variables, domains, assignments)
+            if kept is None:
+                return False
+            if forwardcheck:
+                for var, allowed in zip(variables, kept, strict=True):
+                    if var not in assignments and not _hide_outside(domains[var], allowed):
+                        return False
+            return True
+
+        def preProcess(self, variables: Any, domains: dict, constraints: list,
+                       vconstraints: dict) -> None:
+            kept = self._supports(variables, domains, {})
+            for i, var in enumerate(variables):
+                dom = domains[var]
+                for x in dom[:]:
+                    if kept is None or not kept[i] >> x & 1:
+                        dom.remove(x)
+
+    return DiagramConstraint
+
+
+def diagram_constraint(diagram: Diagram) -> Any:
+    """A python-constraint ``Constraint``: the variables spell a path of ``diagram``
+    (over value indices, as :meth:`futocp.model.Model.diagram` gives it).
+
+    Example:
+        >>> from constraint import Problem
+        >>> p = Problem()
+        >>> p.addVariables("abc", [0, 1, 2])
+        >>> d = Diagram.from_tuples([(0, 1, 2), (2, 2, 0)], 3)
+        >>> p.addConstraint(diagram_constraint(d), ["a", "b", "c"])
+        >>> sorted((s["a"], s["b"], s["c"]) for s in p.getSolutions())
+        [(0, 1, 2), (2, 2, 0)]
+    """
+    return _diagram_class()(diagram)
+
+
+def _nary(model: Model, rel: Relation) -> Any:
+    """The constraint of an n-ary relation: specialised (:data:`NARY_CONSTRAINTS`),
+    else its diagram when its kind has an automaton, else its table."""
+    make = NARY_CONSTRAINTS.get(rel.kind)
+    if make is not None:
+        return make(model, rel)
+    if get_kind(rel.kind).automaton is not None:
+        return diagram_constraint(model.diagram(rel))
+    return table_constraint(model.allowed_tuples(rel))
+
+
 NARY_CONSTRAINTS: dict[str, Callable[[Model, Any], Any]] = {
     "cage": lambda model, rel: cage_constraint(model.combinations(rel)),
 }
 """The specialised constraints of n-ary kinds, by kind: ``make(model, rel)``; every
-other n-ary kind gets :func:`table_constraint` over its allowed tuples."""
+other n-ary kind gets :func:`diagram_constraint` (a kind with an automaton:
+``visible``) or :func:`table_constraint` over its allowed tuples."""
 
 
 def support_constraint(forward: tuple[int, ...], backward: tuple[int, ...]) -> Any:
@@ -504,9 +588,7 @@ def _compile(model: Model, opts: dict[str, Any], seed: int | None = None) -> Any
     for group in model.all_different:
         problem.addConstraint(AllDifferentConstraint(), list(group.cells))
     for rel in model.nary:
-        make = NARY_CONSTRAINTS.get(rel.kind)
-        con = make(model, rel) if make is not None else table_constraint(model.allowed_tuples(rel))
-        problem.addConstraint(con, list(rel.cells))
+        problem.addConstraint(_nary(model, rel), list(rel.cells))
     return problem
 
 
