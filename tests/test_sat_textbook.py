@@ -191,6 +191,6 @@ def test_option_lists() -> None:
     assert form.cnf.clauses[-len(form.units):] == [[lit] for lit in form.units]
     assert form.to_opb().count(" = 0 ;") >= sum(lit < 0 for lit in form.units)
     r = SatBackend().solve(unequal, lists="givens", limit=None)
-    assert r.n_solutions == brute_force_count(board)
+    assert r.n_solutions == brute_force_count(board) and r.stats["list_units"] == len(form.units)
     with pytest.raises(UsageError, match="lists"):
         SatBackend().solve(square, lists="all")
