@@ -17,7 +17,9 @@ these files is heavy-tailed: the same formula with its variables renumbered can 
 about the formula). ``--shuffles K`` therefore also runs each formula K more times
 with its variables, clauses and literals permuted (:func:`futocp.backends.sat.permute_cnf`, the
 sat backend's option ``shuffle``; seeds 1..K, the same permutation
-seed for both formulas); a system's time on a file is the median over the K+1 runs
+seed for both formulas; unit clauses come last, so the sat backend's default CNF of a
+Latin square -- the textbook CNF with the filtering's units after it -- is permuted like
+the textbook CNF); a system's time on a file is the median over the K+1 runs
 (seed 0 = the formula as built). Every solution is read back to labels and checked
 with :func:`futocp.verify.verify` (a wrong one counts as unsolved).
 
@@ -32,7 +34,9 @@ not decide the median); files that neither formula solves within the cap have no
 Output: one row per file (per solver: the two median solve times and their ratio),
 then per solver and configuration the median ratio, the largest, the files worse than
 :data:`WORST`, solved counts and median conflicts (CaDiCaL and Glucose report them;
-Kissat does not through python-sat). ``--json FILE`` keeps every run.
+Kissat does not through python-sat), the same on the formulas as built (seed 0) alone,
+and how many runs took the textbook's search (the same number of conflicts as the
+textbook's run with the same seed). ``--json FILE`` keeps every run.
 
 Run from the repository root::
 
@@ -62,7 +66,7 @@ from futocp.experiments.isolate import run_isolated
 from futocp.verify import verify
 
 __all__ = ["FLOOR_S", "WORST", "SOLVERS", "build", "run_one", "measure", "summary", "load_or_run",
-           "main"]
+           "main", "ratios", "same_search"]
 
 SOLVERS = ("kissat404", "cadical195", "glucose42")
 FLOOR_S = 0.05
@@ -186,19 +190,37 @@ def _solved(runs: Sequence[dict[str, Any]]) -> int:
 
 
 def ratios(data: dict[str, Any], formula: str, solver: str, key: str = "cpu_s",
-           floor_only: bool = False) -> dict[str, float]:
+           floor_only: bool = False, seed: int | None = None) -> dict[str, float]:
     """Per file: median time of ``formula`` over the textbook's (same solver), floored
     at :data:`FLOOR_S`; files where neither solved a run are left out (with
-    ``floor_only``, also those where both medians are below the floor)."""
+    ``floor_only``, also those where both medians are below the floor; with ``seed``,
+    the runs of that seed alone)."""
     out = {}
     for name, row in data["rows"].items():
         mine, ref = row["runs"][f"{formula}@{solver}"], row["runs"][f"{TEXTBOOK}@{solver}"]
+        if seed is not None:
+            mine = [r for r in mine if r.get("seed") == seed]
+            ref = [r for r in ref if r.get("seed") == seed]
         if not _solved(mine) and not _solved(ref):
             continue
         if floor_only and max(_med(mine, key), _med(ref, key)) < FLOOR_S:
             continue
         out[name] = max(_med(mine, key), FLOOR_S) / max(_med(ref, key), FLOOR_S)
     return out
+
+
+def same_search(data: dict[str, Any], formula: str, solver: str) -> tuple[int, int]:
+    """(runs of ``formula`` with the conflicts of the textbook's run of the same file
+    and seed, runs where both report conflicts)."""
+    same = both = 0
+    for row in data["rows"].values():
+        ref = {r.get("seed"): r.get("conflicts") for r in row["runs"][f"{TEXTBOOK}@{solver}"]}
+        for r in row["runs"][f"{formula}@{solver}"]:
+            theirs = ref.get(r.get("seed"))
+            if r.get("conflicts") is not None and theirs is not None:
+                both += 1
+                same += r["conflicts"] == theirs
+    return same, both
 
 
 def _conflicts(runs: Sequence[dict[str, Any]]) -> str:
@@ -263,6 +285,21 @@ def summary(data: dict[str, Any]) -> list[str]:
                      f"{_solved(mine)} / {_solved(ref_runs)} of {len(mine)} runs",
                      f"{_conflicts(mine)} / {_conflicts(ref_runs)}"]
             lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "The formulas as built (seed 0) alone, and the runs that took the textbook's "
+                  "search (the same conflicts as its run with the same seed; CaDiCaL and "
+                  "Glucose report them):", "",
+              "| solver | futocp config | median ratio seed 0 | max | worse than "
+              f"{WORST:g}x | same conflicts as the textbook |", "|---|---|---:|---:|---|---|"]
+    for solver in solvers:
+        for f in ours:
+            rs = ratios(data, f, solver, seed=0)
+            if not rs:
+                continue
+            worse = [f"{n.removesuffix('.pls')} {r:.2f}" for n, r in rs.items() if r > WORST]
+            same, both = same_search(data, f, solver)
+            lines.append(f"| {solver} | {f} | {statistics.median(rs.values()):.2f} | "
+                         f"{max(rs.values()):.2f} | {', '.join(worse) or 'none'} | "
+                         + (f"{same} of {both} runs |" if both else "- |"))
     if data["shuffles"]:
         lines += ["", "The spread of one formula over its permutations: per file solved in every "
                       "run, the slowest run's CPU time over the fastest's (floor "

@@ -224,11 +224,13 @@ def test_maplesat_on_an_empty_formula(monkeypatch):
     """Unit propagation settles every cell (no filtering): python-sat's maplesat
     segfaults on the empty formula left; the backend answers without a solver."""
     model = build_model(latin_square(2, [[1, 0], [0, 0]]), filtering="none")
-    result = SatBackend().solve(model, limit=None, solver="maplesat", isolate=True)
+    result = SatBackend().solve(model, limit=None, solver="maplesat", isolate=True,
+                                lists="filtered")  # givens: the textbook CNF, not empty
     assert result.status is Status.SAT and result.solutions == [(1, 2, 2, 1)] and result.exhausted
     assert result.stats["reason"] == "unit propagation decides every cell"
     monkeypatch.setattr("futocp.backends.sat._new_solver", _refuse)  # and in this process
-    assert SatBackend().solve(model, solver="maplesat").solutions == [(1, 2, 2, 1)]
+    assert SatBackend().solve(model, solver="maplesat",
+                              lists="filtered").solutions == [(1, 2, 2, 1)]
 
 
 # ------------------------------------------------------------ crashes

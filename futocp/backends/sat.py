@@ -52,6 +52,7 @@ from .sat_encode import (
     DEFAULT_LESS,
     LESS_ENCODINGS,
     LINEAR_ENCODINGS,
+    LIST_CHOICES,
     MAX_PAIRWISE_CLAUSES,
     MULTI_FALLBACK,
     NARY_CHOICES,
@@ -62,6 +63,7 @@ from .sat_encode import (
     encode,
     estimate_cnf,
     free_literals,
+    given_lists,
     pairwise_size,
     pb_available,
     permute_cnf,
@@ -74,7 +76,7 @@ __all__ = ["SatBackend", "SatFormulation", "CARD_ENCODINGS", "CARD_CHOICES", "LI
            "AUTO_CHILD_LITERALS", "encode", "card_for", "pairwise_size", "pb_available",
            "resolve_solver", "can_interrupt", "estimate_cnf", "free_literals", "permute_cnf",
            "CARD_LONG_CHOICES", "PAIRWISE_LONG_SOLVERS", "AUTO_LONG_PAIRWISE_CLAUSES",
-           "long_lists"]
+           "long_lists", "AUTO_LONG_SHARE", "LIST_CHOICES", "given_lists", "lists_for"]
 
 
 CARD_LONG_CHOICES = ("auto", *LINEAR_ENCODINGS)
@@ -96,6 +98,15 @@ pairwise when the whole formula's pairwise clauses stay within this, else the li
 order-30 square (1.2 M) was encoded and solved in 5.8 s (the textbook CNF 6.2 s), the
 empty order-40 square (3.7 M) timed out at 30 s in 3 of 3 runs, the encoding in Python
 alone taking most of it (load average 8-10)."""
+
+AUTO_LONG_SHARE = 0.5
+"""Under ``card_long=auto``, every list is pairwise for any solver when the lists longer
+than ``pairwise_max`` would write at most this share of the formula's pairwise clauses:
+then the CNF of a Latin square is the textbook 3-D CNF (a few long lists change the
+search path, not the formula's strength), while on the (nearly) empty squares, where
+every list is long, Kissat and Glucose keep the counter (20/400: 0.07-0.23 s CPU
+against 0.23-0.53 s; 30/900: 0.6 s against 5.3 s; ``docs/performance.md``, "Issue 25:
+CNF and frontier")."""
 
 NON_INCREMENTAL = ("kissat",)
 """Solver name prefixes that take no clause after a solve (enumeration rebuilds them)."""
@@ -227,8 +238,14 @@ class SatBackend(Backend):
         Option("nary", str, "auto", NARY_CHOICES,
                "n-ary kinds with a specialised encoding (visible): specialised, or the generic "
                "diagram encoding; auto = by measurement"),
+        Option("lists", str, "auto", ("auto", *LIST_CHOICES),
+               "the direct variables: filtered = the model's lists; givens = the lists the "
+               "clues alone leave (the textbook 3-D CNF's), the model's filtering as unit "
+               "clauses after every other clause; auto = givens for models of groups and "
+               "clues only (Latin squares, Sudoku)"),
         Option("simplify", bool, True, None,
-               "unit-propagate the CNF and encode again without the values it settles"),
+               "unit-propagate the CNF and encode again without the values it settles "
+               "(lists=filtered)"),
         Option("shuffle", int, 0, None,
                "renumber the CNF's variables and reorder its clauses with this seed before "
                "solving (0: as built): another search path of a deterministic solver, for "
@@ -248,7 +265,7 @@ class SatBackend(Backend):
         pairwise_max, card_long = long_lists(model, opts)
         return encode(model, opts["card"], opts["less"], opts["simplify"], opts["cage"],
                       deadline=deadline, pairwise_max=pairwise_max, card_long=card_long,
-                      nary=opts["nary"])
+                      nary=opts["nary"], lists=lists_for(model, opts["lists"]))
 
     def estimate_mb(self, model: Model, options: dict[str, Any]) -> float | None:
         """The CNF's size in memory, in Python lists and in the solver (see
@@ -295,12 +312,35 @@ class SatBackend(Backend):
         return result
 
 
+def lists_for(model: Model, choice: str = "auto") -> str:
+    """What option ``lists`` means for ``model``: ``auto`` is ``givens`` when the
+    Model has groups and clues only (Latin squares, Sudoku: there the CNF is the
+    textbook 3-D CNF plus the filtering's units, and a CDCL solver's search on it is
+    the textbook CNF's), else ``filtered``; any other choice stands.
+
+    Example:
+        >>> from futocp.families import futoshiki, latin_square
+        >>> from futocp.model import build_model
+        >>> lists_for(build_model(latin_square(4))), lists_for(build_model(latin_square(4)), "filtered")
+        ('givens', 'filtered')
+        >>> lists_for(build_model(futoshiki(4, [[0] * 4] * 4, [((0, 0), (0, 1))])))
+        'filtered'
+    """
+    if choice != "auto":
+        return choice
+    plain = not (model.relations or model.counts or model.all_different)
+    return "givens" if plain else "filtered"
+
+
 def long_lists(model: Model, options: dict[str, Any]) -> tuple[int, str]:
     """``(pairwise_max, card_long)`` to encode with, from the options: ``card_long=auto``
-    means :data:`AUTO_CARD_LONG` above ``pairwise_max``, or for a solver of
-    :data:`PAIRWISE_LONG_SOLVERS` (option ``solver``; ``auto`` stands for its
-    one-solution choice) every list pairwise while the formula's pairwise clauses stay
-    within :data:`AUTO_LONG_PAIRWISE_CLAUSES`.
+    means :data:`AUTO_CARD_LONG` above ``pairwise_max``, or every list pairwise while
+    the formula's pairwise clauses stay within :data:`AUTO_LONG_PAIRWISE_CLAUSES` and
+    either the solver is one of :data:`PAIRWISE_LONG_SOLVERS` (option ``solver``;
+    ``auto`` stands for its one-solution choice) or the lists longer than
+    ``pairwise_max`` would write at most :data:`AUTO_LONG_SHARE` of those clauses
+    (a few long lists: then a Latin square's CNF is the textbook one). The lists are
+    those of option ``lists``.
 
     Example:
         >>> from futocp.families import latin_square
@@ -315,11 +355,17 @@ def long_lists(model: Model, options: dict[str, Any]) -> tuple[int, str]:
     pairwise_max, card_long = options["pairwise_max"], options["card_long"]
     if card_long != "auto":
         return pairwise_max, card_long
+    if options.get("card", "auto") != "auto":
+        return pairwise_max, AUTO_CARD_LONG
     solver = options.get("solver", "auto")
     if solver == "auto":
         solver = resolve_solver("auto")
-    if (options.get("card", "auto") == "auto" and solver.startswith(PAIRWISE_LONG_SOLVERS)
-            and pairwise_size(model) <= AUTO_LONG_PAIRWISE_CLAUSES):
+    doms = (given_lists(model) if lists_for(model, options.get("lists", "auto")) == "givens"
+            else model.domains)
+    total = pairwise_size(model, None, doms)
+    if total <= AUTO_LONG_PAIRWISE_CLAUSES and (
+            solver.startswith(PAIRWISE_LONG_SOLVERS)
+            or total - pairwise_size(model, pairwise_max, doms) <= AUTO_LONG_SHARE * total):
         return max(pairwise_max, model.n_cells, model.n_values), AUTO_CARD_LONG
     return pairwise_max, AUTO_CARD_LONG
 
@@ -353,6 +399,7 @@ def _sat_run(emit: Callable[[Any], None], backend: SatBackend, model: Model,
         "direct_vars": form.stats["direct_vars"],
         "up_fixed": form.stats["up_fixed"],
         "up_removed": form.stats["up_removed"],
+        "list_units": form.stats["list_units"],
         "card": form.card,
         "card_used": form.stats["card_used"],
         "less": form.less,

@@ -26,7 +26,7 @@ __all__ = ["SatFormulation", "CARD_ENCODINGS", "CARD_CHOICES", "LINEAR_ENCODINGS
            "AMO_ONLY", "MULTI_FALLBACK", "NARY_ENCODERS", "NARY_CHOICES", "AUTO_NARY",
            "NaryContext", "AUTO_PAIRWISE_MAX", "AUTO_CARD_LONG", "MAX_PAIRWISE_CLAUSES", "Lit",
            "encode", "card_for", "pairwise_size", "pb_available", "estimate_cnf", "free_literals",
-           "permute_cnf"]
+           "permute_cnf", "LIST_CHOICES", "given_lists"]
 
 CARD_ENCODINGS = ("pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer",
                   "mtotalizer", "kmtotalizer", "ladder", "bitwise")
@@ -70,6 +70,13 @@ threshold``, ``docs/performance.md``)."""
 AUTO_CARD_LONG = "seqcounter"
 """``card=auto``'s encoding of the lists longer than :data:`AUTO_PAIRWISE_MAX`."""
 
+LIST_CHOICES = ("filtered", "givens")
+"""What the direct variables stand for (argument ``lists`` of :func:`encode`):
+``filtered``, the Model's lists (after its filtering; then ``simplify``);
+``givens``, the lists the givens alone leave (:func:`given_lists`: the textbook
+3-D CNF's variables), with what the Model's filtering settled appended as unit
+clauses after every constraint."""
+
 DEFAULT_CARD = "auto"
 DEFAULT_LESS = "support"
 DEFAULT_CAGE = "combinations"
@@ -98,7 +105,10 @@ class SatFormulation:
         pairwise_max: Under ``card=auto``, the longest list encoded pairwise.
         card_long: Under ``card=auto``, the encoding of longer lists.
         stats: Counters of the encoding (``direct_vars``, ``card_used`` = constraints
-            per encoding, and from :func:`encode` ``encode_s``, ``up_fixed``, ``up_removed``).
+            per encoding, and from :func:`encode` ``encode_s``, ``up_fixed``, ``up_removed``,
+            ``list_units``).
+        units: Under ``lists=givens``, the unit clauses (last in :attr:`cnf`) that
+            restrict the variables to the Model's lists.
     """
 
     model: Model
@@ -115,6 +125,7 @@ class SatFormulation:
     pairwise_max: int = AUTO_PAIRWISE_MAX
     card_long: str = AUTO_CARD_LONG
     stats: dict[str, Any] = field(default_factory=dict)
+    units: list[int] = field(default_factory=list)
 
     @property
     def n_vars(self) -> int:
@@ -244,6 +255,8 @@ class SatFormulation:
             emit([(model.int_values[v], lit(c, v)) for c in rel.cells
                   for v in range(model.n_values)],
                  "=", rel.param_map["sum"])
+        for unit in self.units:  # lists=givens: the Model's lists
+            emit([(1, abs(unit))], "=", int(unit > 0))
         n_vars = len(self.var_map)  # the direct variables are 1..D, then the selectors
         for rel in model.nary:
             if rel.kind == "cage":
@@ -314,7 +327,8 @@ def card_for(card: str, n: int, k: int = 1, pairwise_max: int = AUTO_PAIRWISE_MA
 def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
            simplify: bool = True, cage: str = DEFAULT_CAGE,
            deadline: Deadline | None = None, pairwise_max: int = AUTO_PAIRWISE_MAX,
-           card_long: str = AUTO_CARD_LONG, nary: str = "auto") -> SatFormulation:
+           card_long: str = AUTO_CARD_LONG, nary: str = "auto",
+           lists: str = "filtered") -> SatFormulation:
     """Encode a Model as CNF (see the module docstring).
 
     Args:
@@ -329,6 +343,13 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
         pairwise_max: Under ``card=auto``, the longest list encoded pairwise (>= 0).
         card_long: Under ``card=auto``, the encoding of longer lists (a
             :data:`LINEAR_ENCODINGS` name).
+        lists: What the direct variables stand for (a :data:`LIST_CHOICES` name):
+            ``filtered``, the Model's lists; ``givens``, the lists of
+            :func:`given_lists`, then a unit clause per value the Model's
+            filtering removed or fixed, after every other clause (``simplify``
+            is not run: the solver's root propagation does it). Both formulas
+            have the same solutions; on a Latin square ``givens`` is the
+            textbook 3-D CNF and its search, plus units the search starts from.
 
     Returns:
         The :class:`SatFormulation`.
@@ -354,14 +375,17 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
         raise UsageError(f"unknown cage encoding {cage!r}; choose one of {', '.join(CAGE_ENCODINGS)}")
     if nary not in NARY_CHOICES:
         raise UsageError(f"unknown nary choice {nary!r}; choose one of {', '.join(NARY_CHOICES)}")
+    if lists not in LIST_CHOICES:
+        raise UsageError(f"unknown lists choice {lists!r}; choose one of {', '.join(LIST_CHOICES)}")
     if cage == "pb" and model.cages:
         ok = pb_available()
         if ok is not True:
             raise UnsupportedError(f"cage=pb: {ok}; or use cage=combinations")
     t0 = time.perf_counter()
-    domains = list(model.domains)
+    domains = given_lists(model) if lists == "givens" else list(model.domains)
+    clues = frozenset(con.cell for con in model.fixed) if lists == "givens" else None
     if card in ("pairwise", "auto"):
-        size = pairwise_size(model, None if card == "pairwise" else pairwise_max)
+        size = pairwise_size(model, None if card == "pairwise" else pairwise_max, domains)
         if size > MAX_PAIRWISE_CLAUSES:
             what = "card=pairwise" if card == "pairwise" else f"pairwise_max={pairwise_max}"
             raise UnsupportedError(
@@ -371,9 +395,14 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
     deadline = deadline or Deadline(None)
 
     def again() -> SatFormulation:
-        return _encode(model, domains, card, less, cage, deadline, pairwise_max, card_long, nary)
+        return _encode(model, domains, card, less, cage, deadline, pairwise_max, card_long, nary,
+                       clues)
 
     form = again()
+    if lists == "givens":
+        form.units = _list_units(form, model.domains)
+        form.cnf.clauses.extend([unit] for unit in form.units)
+        simplify = False
     up_fixed = up_removed = 0
     while simplify and not form.trivially_unsat:
         deadline.check()
@@ -404,15 +433,60 @@ def encode(model: Model, card: str = DEFAULT_CARD, less: str = DEFAULT_LESS,
             break
         form = again()
     form.stats.update(encode_s=time.perf_counter() - t0, up_fixed=up_fixed,
-                      up_removed=up_removed)
+                      up_removed=up_removed, list_units=len(form.units))
     return form
 
 
-def pairwise_size(model: Model, max_len: int | None = None) -> int:
+def given_lists(model: Model) -> list[int]:
+    """Per cell, the values its givens alone leave (bit sets of value indices): a
+    cell with a clue (a :class:`~futocp.model.Fixed` constraint) its value, any
+    other cell every value but those of the clues in its permutation and
+    all-different groups, and never less than the Model's list. On a Latin square
+    these are the variables of the textbook 3-D CNF.
+
+    Example:
+        >>> from futocp.families import latin_square
+        >>> from futocp.model import build_model
+        >>> m = build_model(latin_square(3, [[1, 0, 0], [0, 2, 0], [0, 0, 0]]))
+        >>> given_lists(m)[:3], m.domains[:3]
+        ([1, 4, 6], (1, 4, 2))
+    """
+    lists = [(1 << model.n_values) - 1] * model.n_cells
+    clue = [False] * model.n_cells
+    for con in model.fixed:
+        lists[con.cell] = 1 << con.value
+        clue[con.cell] = True
+    groups = [con.cells for con in model.permutations] + [con.cells for con in model.all_different]
+    for cells in groups:
+        used = 0
+        for c in cells:
+            if clue[c]:
+                used |= lists[c]
+        for c in cells:
+            if not clue[c]:
+                lists[c] &= ~used
+    return [mine | theirs for mine, theirs in zip(lists, model.domains, strict=True)]
+
+
+def _list_units(form: SatFormulation, domains: Sequence[int]) -> list[int]:
+    """The unit literals that restrict ``form``'s direct variables to ``domains``:
+    per cell in order, its value if ``domains`` fixes it, else the values it removes."""
+    units = []
+    for c, pairs in enumerate(form.cell_vars):
+        for v, var in pairs:
+            if domains[c] == 1 << v:
+                units.append(var)
+            elif not domains[c] >> v & 1:
+                units.append(-var)
+    return units
+
+
+def pairwise_size(model: Model, max_len: int | None = None,
+                  domains: Sequence[int] | None = None) -> int:
     """How many at-most-one clauses ``card=pairwise`` writes for the cells and groups
     (with ``max_len``, only for the lists of at most that many literals, as
-    ``card=auto`` does)."""
-    doms = model.domains
+    ``card=auto`` does; ``domains`` for other lists than the Model's)."""
+    doms = model.domains if domains is None else domains
 
     def pairs(k: int) -> int:
         return k * (k - 1) // 2 if 1 < k and (max_len is None or k <= max_len) else 0
@@ -438,7 +512,10 @@ def _unit_propagate(clauses: Sequence[Sequence[int]], units: list[int]) -> list[
 def _encode(model: Model, domains: Sequence[int], card: str, less: str,
             cage: str = DEFAULT_CAGE, deadline: Deadline | None = None,
             pairwise_max: int = AUTO_PAIRWISE_MAX,
-            card_long: str = AUTO_CARD_LONG, nary: str = "auto") -> SatFormulation:
+            card_long: str = AUTO_CARD_LONG, nary: str = "auto",
+            clues: frozenset[int] | None = None) -> SatFormulation:
+    """The CNF of ``model`` over ``domains``: a cell of one value is a constant,
+    or with ``clues``, only those cells are (the others keep their variables)."""
     from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
 
@@ -467,7 +544,7 @@ def _encode(model: Model, domains: Sequence[int], card: str, less: str,
     var_map: dict[int, tuple[int, int]] = {}
     for c in range(model.n_cells):
         dom = bits(domains[c])
-        if len(dom) == 1:
+        if len(dom) == 1 and (clues is None or c in clues):
             fixed[c] = dom[0]
             cell_vars.append([])
             continue
@@ -803,6 +880,12 @@ def permute_cnf(clauses: list[list[int]], n_vars: int, seed: int
     spreads over two orders of magnitude across such permutations
     (``benchmarks/cnf_textbook.py``).
 
+    The unit clauses come last, by their new variable number: so a formula and the
+    same formula with more unit clauses after it (``lists=givens``) get the same
+    permutation of what they share, and a solver's search on both stays the same
+    (units loaded before the clauses they settle make CaDiCaL simplify those as it
+    loads them: another search path).
+
     Returns:
         ``(clauses, to_new, back)``: ``to_new[v]`` is old variable v's new number,
         ``back[w]`` new variable w's old one (index 0 unused); seed 0 gives the
@@ -830,8 +913,10 @@ def permute_cnf(clauses: list[list[int]], n_vars: int, seed: int
     out = [[to_new[lit] if lit > 0 else -to_new[-lit] for lit in cl] for cl in clauses]
     for cl in out:
         rng.shuffle(cl)
-    rng.shuffle(out)
-    return out, to_new, back
+    longer = [cl for cl in out if len(cl) != 1]
+    rng.shuffle(longer)
+    units = sorted((cl for cl in out if len(cl) == 1), key=lambda cl: abs(cl[0]))
+    return longer + units, to_new, back
 
 
 def free_literals(model: Model) -> int:
