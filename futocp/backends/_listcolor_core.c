@@ -64,6 +64,14 @@
 /* ------------------------------------------------------------------ */
 /* The program                                                          */
 
+/* A slot: a cell's place in one dual group (what propagate reads per change) */
+typedef struct {
+    bits pbit;                /* the cell's position bit in the group */
+    bits fix;                 /* Program.sfix */
+    int base;                 /* the group's row of the dual table */
+    int cells;                /* offset of the group's cells in gcells */
+} Slot;
+
 typedef struct {
     PyObject_HEAD
     int n, m, n_groups, n_dual, n_cages, W;
@@ -74,6 +82,13 @@ typedef struct {
     int *counts;
     int *dual_group;          /* per dual group j: its group */
     int *sstart, *sbase, *spos, *sgroup, *scells;  /* slots per cell (scells: offset of the group's cells) */
+    Slot *slot;               /* per slot: the above, packed */
+    unsigned char *cflag;     /* per cell: 1 has succ/pred, 2 a slow program (dirty groups, arcs,
+                               * peers) */
+    bits *sfix;               /* per slot: the positions its cell's value is dropped from when the
+                               * cell is fixed (not the cell's own, nor a cell of a later slot's
+                               * group: that later push comes off the stack first, making this
+                               * one a no-op) */
     int *cgstart, *cgroups;   /* cell_groups */
     int *sustart, *succ, *prstart, *pred;
     unsigned char *has_less;
@@ -106,7 +121,7 @@ static void *xcalloc(size_t n, size_t size) {
 
 static void Program_dealloc(Program *p) {
     void *arrays[] = {p->above, p->below, p->gstart, p->gcells, p->gcount, p->counts,
-                      p->dual_group, p->sstart, p->sbase, p->spos, p->sgroup, p->scells, p->cgstart,
+                      p->dual_group, p->sstart, p->sbase, p->spos, p->sgroup, p->scells, p->sfix, p->slot, p->cflag, p->cgstart,
                       p->cgroups, p->sustart, p->succ, p->prstart, p->pred, p->has_less,
                       p->astart, p->aother, p->asup, p->pestart, p->peers, p->distart,
                       p->dicells, p->dostart, p->dirty_of, p->castart, p->cacells, p->costart,
@@ -455,6 +470,30 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             }
         }
         free(fill);
+        /* sfix: the slots of each cell from the last one back, marking the cells seen */
+        int *stamp = xcalloc(n, sizeof(int));
+        p->sfix = xcalloc(total, sizeof(bits));
+        if (!stamp || !p->sfix) { free(stamp); goto error; }
+        for (int c = 0; c < n; c++)
+            for (int at = p->sstart[c + 1] - 1; at >= p->sstart[c]; at--) {
+                const int g = p->sgroup[at], size = p->gstart[g + 1] - p->gstart[g];
+                bits keep = 0;
+                for (int q = 0; q < size; q++) {
+                    const int x = p->gcells[p->gstart[g] + q];
+                    if (x != c && stamp[x] != c + 1) keep |= (bits)1 << q;
+                }
+                for (int q = 0; q < size; q++) stamp[p->gcells[p->gstart[g] + q]] = c + 1;
+                p->sfix[at] = keep;
+            }
+        free(stamp);
+        p->slot = xcalloc(total, sizeof(Slot));
+        if (!p->slot) goto error;
+        for (int at = 0; at < total; at++) {
+            p->slot[at].pbit = (bits)1 << p->spos[at];
+            p->slot[at].fix = p->sfix[at];
+            p->slot[at].base = p->sbase[at];
+            p->slot[at].cells = p->scells[at];
+        }
     }
     p->W = (int)n + p->n_dual * m;
     int rows_read;
@@ -649,6 +688,9 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     p->has_extra = p->n_distinct > 0 || p->astart[n] > 0;
     p->slow = p->dostart[n] > 0 || p->has_extra;
+    p->cflag = xcalloc(n, 1);
+    if (!p->cflag) goto error;
+    for (int c = 0; c < n; c++) p->cflag[c] = (unsigned char)(p->has_less[c] | (p->slow ? 2 : 0));
     free(seen);
     return (PyObject *)p;
 error:
@@ -842,10 +884,10 @@ static void mark_dirty(Search *s, int g) {
 static int propagate(Search *s, bits *blk) {
     const Program *p = s->p;
     bits *const doms = blk, *const dual = blk + p->n;
-    const int m = p->m, hs = s->hs, slow = p->slow, has_extra = p->has_extra;
-    const int *const sstart = p->sstart, *const sbase = p->sbase, *const spos = p->spos;
-    const int *const scells = p->scells, *const gcells = p->gcells;
-    const unsigned char *const has_less = p->has_less;
+    const int m = p->m, hs = s->hs, has_extra = p->has_extra;
+    const int *const sstart = p->sstart, *const gcells = p->gcells;
+    const Slot *const slots = p->slot;
+    const unsigned char *const cflag = p->cflag;
     const bits *const above = p->above, *const below = p->below;
     long long removed = 0, binary = 0;
     Trail *const undo = s->undo;
@@ -864,6 +906,24 @@ static int propagate(Search *s, bits *blk) {
         evc[nev] = (c_);                                                        \
         evk[nev++] = (k_);                                                      \
     } while (0)
+/* value v (bit ``low``) leaves the position of slot ``sl`` in its dual list: counts a
+ * list that is left with two positions, fails on none, and on one (hidden single)
+ * fixes its cell */
+#define DROP_POS(sl, v, low)                                                    \
+    do {                                                                        \
+        bits *const du_ = dual + (sl)->base + (v);                              \
+        const bits x_ = *du_ & ~(sl)->pbit;                                     \
+        *du_ = x_;                                                              \
+        const bits y_ = x_ & (x_ - 1);                                          \
+        if (y_) {                                                               \
+            binary += !(y_ & (y_ - 1));                                         \
+        } else if (!x_) {                                                       \
+            goto fail;                                                          \
+        } else if (hs) {                                                        \
+            const int t_ = gcells[(sl)->cells + ctz(x_)];                       \
+            if (doms[t_] != (low)) LPUSH(t_, (low));                            \
+        }                                                                       \
+    } while (0)
     for (;;) {
         while (nev) {
             nev--;
@@ -871,47 +931,45 @@ static int propagate(Search *s, bits *blk) {
             const bits d = doms[c], nd = d & evk[nev];
             if (nd == d) continue;
             if (!nd) goto fail;
-            if (undo && trail_push(undo, c, d) < 0) { s->oom = 1; goto fail; }
+            if (undo) {
+                if (undo->n == undo->cap && trail_grow(undo) < 0) { s->oom = 1; goto fail; }
+                undo->c[undo->n] = c;
+                undo->v[undo->n++] = d;
+            }
             doms[c] = nd;
-            if (popc(nd) == 2) binary++;
-            const bits r = d ^ nd;
-            removed += popc(r);
-            const int k0 = sstart[c], k1 = sstart[c + 1];
-            for (int k = k0; k < k1; k++) {
-                bits *du = dual + sbase[k];
-                const bits npbit = ~((bits)1 << spos[k]);
-                const int *cells = gcells + scells[k];
-                bits rr = r;
-                while (rr) {
-                    const int v = ctz(rr);
-                    const bits low = rr & (0 - rr);
-                    rr ^= low;
-                    const bits x = du[v] & npbit;
-                    du[v] = x;
-                    const bits y = x & (x - 1);
-                    if (y) {
-                        if (!(y & (y - 1))) binary++;
-                    } else if (!x) {
-                        goto fail;
-                    } else if (hs) {
-                        const int t = cells[ctz(x)];
-                        if (doms[t] != low) LPUSH(t, low);
+            const bits r = d ^ nd, nd1 = nd & (nd - 1);
+            binary += nd1 && !(nd1 & (nd1 - 1));
+            const Slot *const s0 = slots + sstart[c], *const s1 = slots + sstart[c + 1];
+            if (!(r & (r - 1))) { /* one value */
+                removed++;
+                const int v = ctz(r);
+                for (const Slot *sl = s0; sl < s1; sl++) DROP_POS(sl, v, r);
+            } else {
+                removed += popc(r);
+                for (const Slot *sl = s0; sl < s1; sl++) {
+                    bits rr = r;
+                    while (rr) {
+                        const int v = ctz(rr);
+                        const bits low = rr & (0 - rr);
+                        rr ^= low;
+                        DROP_POS(sl, v, low);
                     }
                 }
             }
-            if (!(nd & (nd - 1))) {
+            if (!nd1) {
                 const int v = ctz(nd);
                 const bits drop = ~nd;
-                for (int k = k0; k < k1; k++) {
-                    const int *cells = gcells + scells[k];
-                    bits others = dual[sbase[k] + v] & ~((bits)1 << spos[k]);
+                for (const Slot *sl = s0; sl < s1; sl++) {
+                    const int *cells = gcells + sl->cells;
+                    bits others = dual[sl->base + v] & sl->fix;
                     while (others) {
                         LPUSH(cells[ctz(others)], drop);
                         others &= others - 1;
                     }
                 }
             }
-            if (has_less[c]) {
+            if (!cflag[c]) continue;
+            if (cflag[c] & 1) {
                 if ((d & (0 - d)) != (nd & (0 - nd))) {
                     const bits keep = above[ctz(nd)];
                     for (int k = p->sustart[c]; k < p->sustart[c + 1]; k++) LPUSH(p->succ[k], keep);
@@ -921,7 +979,7 @@ static int propagate(Search *s, bits *blk) {
                     for (int k = p->prstart[c]; k < p->prstart[c + 1]; k++) LPUSH(p->pred[k], keep);
                 }
             }
-            if (slow) {
+            if (cflag[c] & 2) {
                 for (int k = p->dostart[c]; k < p->dostart[c + 1]; k++) mark_dirty(s, p->dirty_of[k]);
                 if (has_extra) {
                     for (int k = p->astart[c]; k < p->astart[c + 1]; k++) {
@@ -1063,6 +1121,7 @@ static int propagate(Search *s, bits *blk) {
         }
     }
 #undef LPUSH
+#undef DROP_POS
 fail:
     s->removed += removed;
     s->binary += binary;
@@ -1143,20 +1202,19 @@ static void dual_table(const Program *p, bits *blk) {
  * old list back, and the dual table the positions of the values it regains. */
 static void undo_to(const Program *p, bits *blk, Trail *t, size_t mark) {
     bits *const doms = blk, *const dual = blk + p->n;
-    const int *const sstart = p->sstart, *const sbase = p->sbase, *const spos = p->spos;
+    const int *const sstart = p->sstart;
+    const Slot *const slots = p->slot;
     size_t i = t->n;
     while (i > mark) {
         i--;
         const int c = t->c[i];
-        const bits old = t->v[i], r = old ^ doms[c];
-        for (int k = sstart[c]; k < sstart[c + 1]; k++) {
-            bits *du = dual + sbase[k];
-            const bits pbit = (bits)1 << spos[k];
-            bits rr = r;
-            while (rr) {
-                du[ctz(rr)] |= pbit;
-                rr &= rr - 1;
-            }
+        const bits old = t->v[i];
+        bits r = old ^ doms[c];
+        const Slot *const s0 = slots + sstart[c], *const s1 = slots + sstart[c + 1];
+        while (r) {
+            bits *const du = dual + ctz(r);
+            for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] |= sl->pbit;
+            r &= r - 1;
         }
         doms[c] = old;
     }
@@ -1173,14 +1231,10 @@ static int apply_delta(Search *s, bits *blk, const Trail *d, size_t a, size_t b)
         const bits old = doms[c], r = old ^ d->v[i];
         if (!r) continue;
         if (s->undo && trail_push(s->undo, c, old) < 0) { s->oom = 1; return -1; }
-        for (int k = p->sstart[c]; k < p->sstart[c + 1]; k++) {
-            bits *du = dual + p->sbase[k];
-            const bits npbit = ~((bits)1 << p->spos[k]);
-            bits rr = r;
-            while (rr) {
-                du[ctz(rr)] &= npbit;
-                rr &= rr - 1;
-            }
+        const Slot *const s0 = p->slot + p->sstart[c], *const s1 = p->slot + p->sstart[c + 1];
+        for (bits rr = r; rr; rr &= rr - 1) {
+            bits *const du = dual + ctz(rr);
+            for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] &= ~sl->pbit;
         }
         doms[c] = d->v[i];
     }
