@@ -1221,6 +1221,15 @@ static void undo_to(const Program *p, bits *blk, Trail *t, size_t mark) {
     t->n = mark;
 }
 
+/* The values ``r`` leave cell c's positions in the dual table ``dual``. */
+static inline void drop_positions(const Program *p, bits *dual, int c, bits r) {
+    const Slot *const s0 = p->slot + p->sstart[c], *const s1 = p->slot + p->sstart[c + 1];
+    for (; r; r &= r - 1) {
+        bits *const du = dual + ctz(r);
+        for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] &= ~sl->pbit;
+    }
+}
+
 /* Applies the delta d[a..b) (cell, new list: a subset of its list) to the block
  * ``blk``, recorded in the search's undo trail: 0, or -1 out of memory. */
 static int apply_delta(Search *s, bits *blk, const Trail *d, size_t a, size_t b) {
@@ -1231,11 +1240,7 @@ static int apply_delta(Search *s, bits *blk, const Trail *d, size_t a, size_t b)
         const bits old = doms[c], r = old ^ d->v[i];
         if (!r) continue;
         if (s->undo && trail_push(s->undo, c, old) < 0) { s->oom = 1; return -1; }
-        const Slot *const s0 = p->slot + p->sstart[c], *const s1 = p->slot + p->sstart[c + 1];
-        for (bits rr = r; rr; rr &= rr - 1) {
-            bits *const du = dual + ctz(rr);
-            for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] &= ~sl->pbit;
-        }
+        drop_positions(p, dual, c, r);
         doms[c] = d->v[i];
     }
     return 0;
@@ -1279,11 +1284,17 @@ static int plain_branch(Search *s, Dfs *f, bits *blk) {
     const bits *doms = blk, *dual = blk + p->n;
     int bc = -1, bk = 1 << 30;
     for (int c = 0; c < p->n; c++) {
-        int k = popc(doms[c]);
-        if (k >= 2 && k < bk) {
+        const bits d = doms[c], d1 = d & (d - 1);
+        if (!d1) continue;  /* fixed */
+        if (!(d1 & (d1 - 1))) { /* two values: the least there is */
+            bk = 2;
+            bc = c;
+            break;
+        }
+        const int k = popc(d);
+        if (k < bk) {
             bk = k;
             bc = c;
-            if (k == 2) break;
         }
     }
     int bi = -1, dk = 1 << 30;
@@ -1400,6 +1411,20 @@ static int cmp_int(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Sorts a[0..k) increasingly: by insertion when short (the common case), else qsort. */
+static void sort_ints(int *a, size_t k) {
+    if (k > 32) {
+        qsort(a, k, sizeof(int), cmp_int);
+        return;
+    }
+    for (size_t i = 1; i < k; i++) {
+        const int x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
 static void end_round(Search *s) {
     s->nprobes = 0;
     s->pdelta.n = 0;
@@ -1437,16 +1462,16 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
     for (;;) {
         s->npairs = 0;
         for (int c = 0; c < p->n; c++) {
-            bits d = doms[c];
-            if (popc(d) == 2) {
+            const bits d = doms[c], d1 = d & (d - 1);
+            if (d1 && !(d1 & (d1 - 1))) {
                 int lo = ctz(d);
                 if (add_pair(s, c, lo, c, hib(d)) < 0) return B_ERROR;
             }
         }
         int nd = p->n_dual * m;
         for (int i = 0; i < nd; i++) {
-            bits x = dual[i];
-            if (popc(x) == 2) {
+            const bits x = dual[i], x1 = x & (x - 1);
+            if (x1 && !(x1 & (x1 - 1))) {
                 const int *cells = p->gcells + p->gstart[p->dual_group[i / m]];
                 if (add_pair(s, cells[ctz(x)], i % m, cells[hib(x)], i % m) < 0) return B_ERROR;
             }
@@ -1500,7 +1525,7 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
                 }
             }
             if (s->common.n) {
-                qsort(s->common.a, s->common.n, sizeof(int), cmp_int);
+                sort_ints(s->common.a, s->common.n);
                 long long nev = 0;
                 for (size_t t = 0; t < s->common.n; t++) {
                     int c = s->common.a[t];
@@ -1863,15 +1888,16 @@ static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *exp
     return 0;
 }
 
-/* The search from ``root`` (consumed): the program's lists (settled here) or
- * (``is_start``) a split's node with its dual table. An R_ code. */
+/* The search from ``root`` (consumed): the program's lists (settled here; with
+ * ``is_start`` 2 their dual table is already there) or (``is_start`` 1) a split's
+ * node with its dual table. An R_ code. */
 static int search_root(Search *s, bits *root, int is_start, const char *mode, int n_looks) {
     const Program *p = s->p;
     int empty = 0;  /* an empty list (a start's dual list too): no solution, no search */
-    for (int c = 0, end = is_start ? p->W : p->n; c < end; c++)
+    for (int c = 0, end = is_start == 1 ? p->W : p->n; c < end; c++)
         if (!root[c]) empty = 1;
-    if (!empty && !is_start) {
-        dual_table(p, root);
+    if (!empty && is_start != 1) {
+        if (!is_start) dual_table(p, root);
         empty = !settle(s, root);
         if (s->oom) { blk_free(s, root); return R_ERROR; }
     }
@@ -1992,9 +2018,10 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "givens: %d is beyond the %d values", g[i], m);
             goto end;
         }
-    basew = xcalloc(n, sizeof(bits));
+    basew = xcalloc(p->W, sizeof(bits));  /* the base lists and their dual table */
     if (!basew || load_words(base, basew, n, &p->full, (Py_ssize_t)n + 1, "base lists") < 0)
         goto end;
+    dual_table(p, basew);
     if (csr_ints(asterisms, -1, n, 1, "an asterism's cell", &k.n_ast, &k.astart, &k.acells) < 0)
         goto end;
     {
@@ -2020,14 +2047,19 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
         sols = PyList_New(0);
         bits *root = sols ? blk_alloc(&s) : NULL;
         if (!root) goto fail;
+        /* the base block, then each given's other values leave its dual lists */
+        memcpy(root, basew, (size_t)p->W * sizeof(bits));
         for (int i = 0; i < n; i++) {
             const int gi = gb[p->cells[i]];
-            root[i] = gi ? basew[i] & ((bits)1 << (gi - 1)) : basew[i];
+            if (!gi) continue;
+            const bits keep = basew[i] & ((bits)1 << (gi - 1));
+            drop_positions(p, root + n, i, basew[i] & ~keep);
+            root[i] = keep;
         }
         s.solutions = sols;
         s.nodes = s.backtracks = s.max_depth = s.probes = s.failed = s.dilemma = s.removed = 0;
         s.binary = 0;
-        int r = search_root(&s, root, 0, mode, n_looks);
+        int r = search_root(&s, root, 2, mode, n_looks);
         if (r == R_ERROR || s.error || s.oom) goto fail;
         int verified = 1;
         k.givens = gb;
