@@ -134,12 +134,8 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
     if native is None or _lc.core_fallback(prog):
         return [_checked(solve(b, "listcolor", limit=limit, **options)) for b in boards]
     values = model.values
-    index = {v: i + 1 for i, v in enumerate(values)}
-    n = first.n_cells
-    givens = bytearray(n * len(boards))
-    for off, b in zip(range(0, len(givens), n), boards, strict=True):
-        for c, v in b.clues:
-            givens[off + c] = index[v]
+    module = _lc._native_module(native)
+    givens = module.pack_givens(native, [b.clues for b in boards])
     # the lists before the clues: the one-cell relations' givens (no filtering)
     bare = build_model(replace(first, clues=()), filtering="none").domains
     base = [bare[c] for c in prog.cells]
@@ -148,8 +144,8 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
     if opts["weight"] == "portfolio":
         weights = ["removed", "binary"] if limit == 1 else ["removed"]
     t1 = time.perf_counter()
-    rows = _lc._native_module(native).run_many(
-        native, base, bytes(givens), len(boards), limit, opts["lookahead"], weights,
+    rows = module.run_many(
+        native, base, givens, len(boards), limit, opts["lookahead"], weights,
         opts["branching"] == "dual", opts["hidden_singles"], first.asterisms, want)
     share = (time.perf_counter() - t1) / len(boards)
     return _results(boards, rows, limit, t1 - t0, share)

@@ -51,6 +51,13 @@
 #define CORE_NAME "_listcolor_core_wide"
 #define CORE_INIT PyInit__listcolor_core_wide
 #endif
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#else
+#define ALWAYS_INLINE inline
+#endif
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -881,7 +888,7 @@ static void mark_dirty(Search *s, int g) {
  * node ``blk``; 1 at the fixpoint, 0 on a dead end. Leaves no event and no
  * dirty group pending. The event stack and the program's arrays are held in
  * locals (the compiler cannot tell that the lists do not alias them). */
-static int propagate(Search *s, bits *blk) {
+static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_binary) {
     const Program *p = s->p;
     bits *const doms = blk, *const dual = blk + p->n;
     const int m = p->m, hs = s->hs, has_extra = p->has_extra;
@@ -916,7 +923,7 @@ static int propagate(Search *s, bits *blk) {
         *du_ = x_;                                                              \
         const bits y_ = x_ & (x_ - 1);                                          \
         if (y_) {                                                               \
-            binary += !(y_ & (y_ - 1));                                         \
+            if (count_binary) binary += !(y_ & (y_ - 1));                       \
         } else if (!x_) {                                                       \
             goto fail;                                                          \
         } else if (hs) {                                                        \
@@ -938,7 +945,7 @@ static int propagate(Search *s, bits *blk) {
             }
             doms[c] = nd;
             const bits r = d ^ nd, nd1 = nd & (nd - 1);
-            binary += nd1 && !(nd1 & (nd1 - 1));
+            if (count_binary) binary += nd1 && !(nd1 & (nd1 - 1));
             const Slot *const s0 = slots + sstart[c], *const s1 = slots + sstart[c + 1];
             if (!(r & (r - 1))) { /* one value */
                 removed++;
@@ -1129,6 +1136,11 @@ fail:
     while (s->ndirty) s->queued[s->dirty[--s->ndirty]] = 0;
     return 0;
 }
+
+/* propagate_as counting the lists left with two values or positions (s->binary: read
+ * only by the probes of a ``binary`` weight), or not. */
+static int propagate_binary(Search *s, bits *blk) { return propagate_as(s, blk, 1); }
+static int propagate(Search *s, bits *blk) { return propagate_as(s, blk, 0); }
 
 /* settle(): the root's events and dirty groups, then propagate. */
 static int settle(Search *s, bits *blk) {
@@ -1364,7 +1376,7 @@ static long probe(Search *s, int look, bits *blk, int c, int v) {
         work = s->scratch;
     }
     if (push_ev(s, c, (bits)1 << v) < 0) return -2;
-    int ok = propagate(s, work);
+    int ok = s->by_binary[look] ? propagate_binary(s, work) : propagate(s, work);
     ProbeRes *r = &s->probes_buf[s->nprobes];
     r->dstart = r->dend = s->pdelta.n;
     if (ok && !s->oom) {
@@ -2101,7 +2113,74 @@ end:
     return out;
 }
 
+/* The value index of ``label`` among the program's values (the same object first,
+ * then an equal one): 0.., or -1 (-2 with an exception set). */
+static int value_index(const Program *p, PyObject *label) {
+    for (int x = 0; x < p->m; x++)
+        if (PyTuple_GET_ITEM(p->values, x) == label) return x;
+    for (int x = 0; x < p->m; x++) {
+        int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(p->values, x), label, Py_EQ);
+        if (eq) return eq < 0 ? -2 : x;
+    }
+    return -1;
+}
+
+/* pack_givens(program, clues) -> bytes: run_many's givens of the boards whose clues
+ * (per board, (model cell, label) pairs) are ``clues``: per board and cell 0, or 1 +
+ * the value index of its clue's label. ValueError for a cell out of range or a label
+ * that is not a value. */
+static PyObject *core_pack_givens(PyObject *self, PyObject *args) {
+    PyObject *prog, *clues;
+    if (!PyArg_ParseTuple(args, "O!O", &ProgramType, &prog, &clues)) return NULL;
+    const Program *p = (Program *)prog;
+    PyObject *boards = seq_tuple(clues, "clues (one sequence per board)");
+    if (!boards) return NULL;
+    const Py_ssize_t count = PyTuple_GET_SIZE(boards);
+    PyObject *out = NULL;
+    if (p->n > 0 && count > PY_SSIZE_T_MAX / p->n) {
+        PyErr_SetString(PyExc_ValueError, "too many boards");
+        goto end;
+    }
+    out = PyBytes_FromStringAndSize(NULL, count * p->n);
+    if (!out) goto end;
+    unsigned char *g = (unsigned char *)PyBytes_AS_STRING(out);
+    memset(g, 0, (size_t)(count * p->n));
+    for (Py_ssize_t b = 0; b < count; b++) {
+        PyObject *pairs = seq_tuple(PyTuple_GET_ITEM(boards, b), "a board's clues");
+        if (!pairs) goto fail;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pairs); i++) {
+            PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+            int c, v = -1;
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+                PyErr_SetString(PyExc_ValueError, "a clue is a (cell, label) pair");
+            } else if (int_in(PyTuple_GET_ITEM(pair, 0), 0, (long)p->n - 1, "a clue's cell",
+                              &c) == 0) {
+                v = value_index(p, PyTuple_GET_ITEM(pair, 1));
+                if (v == -1)
+                    PyErr_Format(PyExc_ValueError, "a clue's label is not a value: %R",
+                                 PyTuple_GET_ITEM(pair, 1));
+                else if (v >= 0)
+                    g[b * p->n + c] = (unsigned char)(v + 1);
+            }
+            if (v < 0) {
+                Py_DECREF(pairs);
+                goto fail;
+            }
+        }
+        Py_DECREF(pairs);
+    }
+    goto end;
+fail:
+    Py_CLEAR(out);
+end:
+    Py_DECREF(boards);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"pack_givens", core_pack_givens, METH_VARARGS,
+     "pack_givens(program, clues) -> bytes: run_many's givens of boards with these clues "
+     "(per board, (model cell, label) pairs)"},
     {"run", core_run, METH_VARARGS,
      "run(program, domains, limit, expired, mode, weights, dual_branching, hidden_singles, start, "
      "solutions) -> (finished, nodes, backtracks, max_depth, probes, failed_literals, "
