@@ -770,8 +770,10 @@ static void trail_free(Trail *t) {
 /* A child: "cell takes bit" to propagate, or (has_delta) a lookahead probe's
  * outcome, the delta dstart..dend of its search's ``delta`` */
 typedef struct { int cell, has_delta; bits bit; size_t dstart, dend; long long removed; } Kid;
-/* A node of the stack: its lists are the search's block undone to ``mark`` */
-typedef struct { size_t mark, dmark, kstart, kend, knext; } Frame;
+/* A node of the stack: its lists are the search's block undone to ``mark``, or (a
+ * small block: the search has a scratch block) a copy of them, ``snap`` (``clean``:
+ * the block still holds them) */
+typedef struct { size_t mark, dmark, kstart, kend, knext; bits *snap; int clean; } Frame;
 
 typedef struct {
     int look;                 /* lookahead brancher (index into the weights) */
@@ -820,6 +822,7 @@ struct Search {
     ProbeRes *probes_buf;
     size_t nprobes, capprobes;
     Trail pdelta;             /* the probes' deltas (cell, new list) of the round */
+    Trail ptrail;             /* a probe's changes when the search keeps no trail */
     bits *scratch;            /* small blocks: a probe runs on a copy (no undo) */
     unsigned *mark1, *mark2, *seen;
     unsigned markgen, seengen;
@@ -1368,8 +1371,9 @@ static long probe(Search *s, int look, bits *blk, int c, int v) {
         s->capprobes = cap;
     }
     long long removed0 = s->removed, binary0 = s->binary;
-    Trail *undo = s->undo;
+    Trail *const kept = s->undo, *const undo = kept ? kept : &s->ptrail;
     const size_t m0 = undo->n;
+    s->undo = undo;
     bits *work = blk;
     if (s->scratch) {
         memcpy(s->scratch, blk, (size_t)s->p->W * sizeof(bits));
@@ -1377,6 +1381,7 @@ static long probe(Search *s, int look, bits *blk, int c, int v) {
     }
     if (push_ev(s, c, (bits)1 << v) < 0) return -2;
     int ok = s->by_binary[look] ? propagate_binary(s, work) : propagate(s, work);
+    s->undo = kept;
     ProbeRes *r = &s->probes_buf[s->nprobes];
     r->dstart = r->dend = s->pdelta.n;
     if (ok && !s->oom) {
@@ -1627,6 +1632,7 @@ static void dfs_init(Dfs *f, bits *cur, int look, long long sw, long long budget
 }
 
 static void dfs_free(Search *s, Dfs *f) {
+    for (size_t i = 0; i < f->nframes; i++) blk_free(s, f->frames[i].snap);
     blk_free(s, f->cur);
     f->cur = NULL;
     if (s->undo == &f->undo) s->undo = NULL;
@@ -1639,8 +1645,11 @@ static void dfs_free(Search *s, Dfs *f) {
     f->kids = NULL;
 }
 
+/* One turn of a search. A small block (the search has a scratch block) is copied at
+ * each node of the stack, cheaper than keeping and undoing a trail; a large one is
+ * undone. */
 static int dfs_step(Search *s, Dfs *f) {
-    s->undo = &f->undo;
+    s->undo = s->scratch ? NULL : &f->undo;
     if (f->resume) {
         f->resume = 0;
         goto after_yield;
@@ -1659,7 +1668,11 @@ static int dfs_step(Search *s, Dfs *f) {
                     f->frames = a;
                     f->capframes = cap;
                 }
-                Frame *fr = &f->frames[f->nframes++];
+                Frame *fr = &f->frames[f->nframes];
+                fr->snap = NULL;
+                fr->clean = 1;
+                if (s->scratch && !(fr->snap = blk_copy(s, f->cur))) return R_ERROR;
+                f->nframes++;
                 fr->mark = f->undo.n;
                 fr->dmark = d0;
                 fr->kstart = fr->knext = k0;
@@ -1688,6 +1701,9 @@ static int dfs_step(Search *s, Dfs *f) {
         Kid kid = f->kids[fr->knext++];
         int more = fr->knext < fr->kend;
         const size_t mark = fr->mark, dmark = fr->dmark;
+        bits *const snap = fr->snap;
+        const int clean = fr->clean;
+        fr->clean = 0;
         if (!more) {
             f->nkids = fr->kstart;
             f->nframes--;
@@ -1697,9 +1713,17 @@ static int dfs_step(Search *s, Dfs *f) {
         if (!--f->check) {
             f->check = CHECK_EVERY;
             int t = expired_now(s);
-            if (t) return t < 0 ? R_ERROR : R_FALSE;
+            if (t) {
+                if (!more) blk_free(s, snap);
+                return t < 0 ? R_ERROR : R_FALSE;
+            }
         }
-        undo_to(s->p, f->cur, &f->undo, mark);  /* back to the parent's lists */
+        if (snap) {  /* back to the parent's lists */
+            if (!clean) memcpy(f->cur, snap, (size_t)s->p->W * sizeof(bits));
+            if (!more) blk_free(s, snap);
+        } else {
+            undo_to(s->p, f->cur, &f->undo, mark);
+        }
         if (kid.has_delta) {
             s->removed += kid.removed;
             f->alive = 1;
@@ -1821,6 +1845,7 @@ static void search_free(Search *s) {
     free(s->slot);
     free(s->probes_buf);
     trail_free(&s->pdelta);
+    trail_free(&s->ptrail);
     free(s->mark1);
     free(s->mark2);
     free(s->seen);
