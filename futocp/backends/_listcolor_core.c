@@ -17,23 +17,36 @@
  * picks the narrowest that fits, so the common boards run on single words.
  * The source is the same for both widths: every bit-set operation is an
  * integer operator or popc/ctz/hib. A search keeps one block of n + n_dual * m
- * lists (the lists, then the dual table) and an undo trail: every change of a
- * cell's list is recorded as (cell, old list) before it is made, a node of the
- * stack is a mark in the trail, and going back to a node undoes the trail to
- * its mark (the dual table is restored from the lists' differences: it always
- * holds exactly the positions whose cell's list holds the value). Where the
- * Python copies the lists of a node for each child, the C core undoes; the
- * counters and the order of the solutions are the same. A lookahead probe
- * propagates in place and keeps its outcome as a delta (cell, new list), undone
- * at once; a lookahead child is its probe's delta applied to its parent.
+ * lists (the lists, then the dual table). A small block (PROBE_COPY_BYTES at
+ * most: every 9x9 or 16x16 board) is copied at each node of the stack, and
+ * going back to a node copies it back. A large one has an undo trail: every
+ * change of a cell's list is recorded as (cell, old list) before it is made, a
+ * node of the stack is a mark in the trail, and going back to a node undoes the
+ * trail to its mark (the dual table is restored from the lists' differences: it
+ * always holds exactly the positions whose cell's list holds the value). Where
+ * the Python copies the lists of a node for each child, the C core copies the
+ * node once or undoes; the counters and the order of the solutions are the
+ * same. A lookahead probe propagates on a copy (a small block) or in place and
+ * keeps its outcome as a delta (cell, new list), undone at once; a lookahead
+ * child is its probe's delta applied to its parent.
  *
- * Module API (called by listcolor.py only):
+ * The propagation makes the Python's events in the Python's order (the
+ * counters removed_values and the ``binary`` weight depend on it); it is only
+ * cheaper per event: a cell's slots in the dual table are packed (Slot), a
+ * change of one value has a path of its own, a fixed value is not pushed twice
+ * to one cell (Program.sfix), and the lists of two are counted only where the
+ * ``binary`` weight reads them (propagate_binary).
+ *
+ * Module API (called by listcolor.py and batch.py only):
  *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
  *           dual_groups, arcs, distinct, cages, cells, values, diagrams)
  *   run(program, domains, limit, expired, mode, weights, dual_branching,
  *       hidden_singles, start, solutions)
  *       -> (finished, nodes, backtracks, max_depth, probes, failed_literals,
  *           dilemma_values, removed_values)
+ *   pack_givens(program, clues) -> bytes       (futocp/batch.py)
+ *   run_many(program, base, givens, count, limit, mode, weights, dual_branching,
+ *            hidden_singles, asterisms, want) -> [row per board]   (futocp/batch.py)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -782,7 +795,7 @@ typedef struct {
     long long nodes, backtracks;
     int check, alive, resume;
     bits *cur;                /* the block (lists, dual table) of the current node */
-    Trail undo;               /* (cell, old list) of every change since the root */
+    Trail undo;               /* (cell, old list) of every change since the root (a large block) */
     Trail delta;              /* the deltas of the stack's lookahead children */
     Frame *frames;
     size_t nframes, capframes;
