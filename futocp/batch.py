@@ -12,6 +12,7 @@ the solutions and their order are the same.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -24,7 +25,7 @@ from .board import Board
 from .errors import SolverError
 from .model import build_model
 from .records import stop_reason
-from .result import Result
+from .result import Result, Status
 from .verify import verify
 
 __all__ = ["solve_many"]
@@ -79,10 +80,17 @@ def solve_many(boards: Iterable[Board], backend: str = "listcolor", *, limit: in
     if backend != "listcolor" or not set(options) <= _BATCH_OPTIONS or not _lc.core_available():
         return [_checked(solve(b, backend, limit=limit, **options)) for b in boards]
     out: list[Result | None] = [None] * len(boards)
-    for indices in _by_structure(boards).values():
-        for i, result in zip(indices, _solve_group([boards[i] for i in indices], limit, options),
-                             strict=True):
-            out[i] = result
+    collecting = gc.isenabled()
+    gc.disable()  # the batch makes many small objects and no cycles: no collection passes
+    try:
+        for indices in _by_structure(boards).values():
+            for i, result in zip(indices,
+                                 _solve_group([boards[i] for i in indices], limit, options),
+                                 strict=True):
+                out[i] = result
+    finally:
+        if collecting:
+            gc.enable()
     return [r for r in out if r is not None]
 
 
@@ -100,13 +108,14 @@ def _checked(result: Result) -> Result:
 def _by_structure(boards: Sequence[Board]) -> dict[Any, list[int]]:
     """The indices of the boards per structure (everything but the clues)."""
     groups: dict[Any, list[int]] = {}
-    seen: dict[tuple[int, ...], Any] = {}  # by identity first: boards often share their parts
+    last: tuple[Any, list[int]] | None = None
     for i, b in enumerate(boards):
-        ids = (id(b.asterisms), id(b.labels), id(b.relations), b.n_cells)
-        key = seen.get(ids)
-        if key is None:
-            key = seen[ids] = (b.n_cells, b.asterisms, b.labels, b.relations)
-        groups.setdefault(key, []).append(i)
+        key = (b.n_cells, b.asterisms, b.labels, b.relations)
+        # a collection's boards share their parts' items: comparing with the previous
+        # board's structure is cheap, hashing the asterisms is not
+        if last is None or key != last[0]:
+            last = (key, groups.setdefault(key, []))
+        last[1].append(i)
     return groups
 
 
@@ -125,13 +134,8 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
     if native is None or _lc.core_fallback(prog):
         return [_checked(solve(b, "listcolor", limit=limit, **options)) for b in boards]
     values = model.values
-    index = {v: i + 1 for i, v in enumerate(values)}
-    n = first.n_cells
-    givens = bytearray(n * len(boards))
-    for j, b in enumerate(boards):
-        off = j * n
-        for c, v in b.clues:
-            givens[off + c] = index[v]
+    module = _lc._native_module(native)
+    givens = module.pack_givens(native, [b.clues for b in boards])
     # the lists before the clues: the one-cell relations' givens (no filtering)
     bare = build_model(replace(first, clues=()), filtering="none").domains
     base = [bare[c] for c in prog.cells]
@@ -140,32 +144,42 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
     if opts["weight"] == "portfolio":
         weights = ["removed", "binary"] if limit == 1 else ["removed"]
     t1 = time.perf_counter()
-    rows = _lc._native_module(native).run_many(
-        native, base, bytes(givens), len(boards), limit, opts["lookahead"], weights,
+    rows = module.run_many(
+        native, base, givens, len(boards), limit, opts["lookahead"], weights,
         opts["branching"] == "dual", opts["hidden_singles"], first.asterisms, want)
     share = (time.perf_counter() - t1) / len(boards)
-    build = t1 - t0
+    return _results(boards, rows, limit, t1 - t0, share)
+
+
+def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: int | None,
+             build: float, share: float) -> list[Result]:
+    """The Results of ``run_many``'s rows, each solution checked (the core checked the
+    labels, clues and asterisms; a board's relations are checked here)."""
     out = []
+    stops: dict[tuple[Status, bool, bool], str] = {}  # stop_reason depends on these alone here
     for b, row in zip(boards, rows, strict=True):
         finished, nodes, backtracks, max_depth, probes, failed, dilemma, removed, ok, sols = row
-        # the core checked clues and asterisms; relations are checked here
-        verdicts = ({i: verify(b, s) for i, s in enumerate(sols)} if b.relations or not ok
-                    else {i: [] for i in range(len(sols))})
-        broken = next((v for v in verdicts.values() if v), None)
-        if broken or not ok:
-            why = broken[0] if broken else "the compiled core's check failed"
-            raise SolverError(f"listcolor's batch answered a wrong solution: {why}")
+        if b.relations or not ok:
+            verdicts = {i: verify(b, s) for i, s in enumerate(sols)}
+            broken = next((v for v in verdicts.values() if v), None)
+            if broken or not ok:
+                why = broken[0] if broken else "the compiled core's check failed"
+                raise SolverError(f"listcolor's batch answered a wrong solution: {why}")
+        else:
+            verdicts = {i: [] for i in range(len(sols))}
+        status = Status.SAT if sols else Status.UNSAT if finished else Status.UNKNOWN
+        exhausted = finished and (limit is None or len(sols) < limit)
+        done = status is Status.UNSAT or (status is Status.SAT and (
+            exhausted or (limit is not None and len(sols) >= limit)))
+        stop = stops.get((status, done, exhausted))
+        if stop is None:
+            stop = stops[status, done, exhausted] = stop_reason(True, status.value, done,
+                                                                exhausted, {})
         stats = {"nodes": nodes, "backtracks": backtracks, "removed_values": removed,
                  "max_depth": max_depth, "probes": probes, "failed_literals": failed,
                  "dilemma_values": dilemma, "core": "compiled", "batch": True,
-                 "build_s": build, "solve_s": share, "wall_s": build + share}
+                 "build_s": build, "solve_s": share, "wall_s": build + share, "stopped": stop}
         build = 0.0
-        result = solver.outcome(sols, finished, limit, stats)
-        result.backend = "listcolor"
-        result.board = b
-        result.limit = limit
-        result.verdicts = verdicts  # checked: futocp.verify's verdicts, kept
-        stats["stopped"] = stop_reason(True, result.status.value, result.finished,
-                                       result.exhausted, stats)
-        out.append(result)
+        out.append(Result(status, sols, stats, "listcolor", exhausted, board=b, limit=limit,
+                          verdicts=verdicts))  # verdicts: futocp.verify's, kept
     return out

@@ -126,3 +126,23 @@ def test_run_many_refuses_bad_input(change: dict[str, object]) -> None:
     args.update(change)
     with pytest.raises((ValueError, TypeError)):
         module.run_many(native, *args.values())
+
+
+@needs_core
+def test_pack_givens() -> None:
+    board = latin_square(3, [[1, 0, 0], [0, 0, 0], [0, 0, 3]])
+    module, native, n, m = _native(board)
+    assert module.pack_givens(native, [board.clues, ()]) == bytes([1, 0, 0, 0, 0, 0, 0, 0, 3]) + bytes(n)
+
+
+@needs_core
+@pytest.mark.parametrize("clues", [
+    [[(9, 1)]],                               # a cell out of range
+    [[(0, 4)]],                               # a label that is not a value
+    [[(0, 1, 2)]],                            # not a pair
+    [5],                                      # not a sequence of clues
+])
+def test_pack_givens_refuses_bad_input(clues: list[object]) -> None:
+    module, native, _, _ = _native(latin_square(3))
+    with pytest.raises((ValueError, TypeError)):
+        module.pack_givens(native, clues)

@@ -17,23 +17,36 @@
  * picks the narrowest that fits, so the common boards run on single words.
  * The source is the same for both widths: every bit-set operation is an
  * integer operator or popc/ctz/hib. A search keeps one block of n + n_dual * m
- * lists (the lists, then the dual table) and an undo trail: every change of a
- * cell's list is recorded as (cell, old list) before it is made, a node of the
- * stack is a mark in the trail, and going back to a node undoes the trail to
- * its mark (the dual table is restored from the lists' differences: it always
- * holds exactly the positions whose cell's list holds the value). Where the
- * Python copies the lists of a node for each child, the C core undoes; the
- * counters and the order of the solutions are the same. A lookahead probe
- * propagates in place and keeps its outcome as a delta (cell, new list), undone
- * at once; a lookahead child is its probe's delta applied to its parent.
+ * lists (the lists, then the dual table). A small block (PROBE_COPY_BYTES at
+ * most: every 9x9 or 16x16 board) is copied at each node of the stack, and
+ * going back to a node copies it back. A large one has an undo trail: every
+ * change of a cell's list is recorded as (cell, old list) before it is made, a
+ * node of the stack is a mark in the trail, and going back to a node undoes the
+ * trail to its mark (the dual table is restored from the lists' differences: it
+ * always holds exactly the positions whose cell's list holds the value). Where
+ * the Python copies the lists of a node for each child, the C core copies the
+ * node once or undoes; the counters and the order of the solutions are the
+ * same. A lookahead probe propagates on a copy (a small block) or in place and
+ * keeps its outcome as a delta (cell, new list), undone at once; a lookahead
+ * child is its probe's delta applied to its parent.
  *
- * Module API (called by listcolor.py only):
+ * The propagation makes the Python's events in the Python's order (the
+ * counters removed_values and the ``binary`` weight depend on it); it is only
+ * cheaper per event: a cell's slots in the dual table are packed (Slot), a
+ * change of one value has a path of its own, a fixed value is not pushed twice
+ * to one cell (Program.sfix), and the lists of two are counted only where the
+ * ``binary`` weight reads them (propagate_binary).
+ *
+ * Module API (called by listcolor.py and batch.py only):
  *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
  *           dual_groups, arcs, distinct, cages, cells, values, diagrams)
  *   run(program, domains, limit, expired, mode, weights, dual_branching,
  *       hidden_singles, start, solutions)
  *       -> (finished, nodes, backtracks, max_depth, probes, failed_literals,
  *           dilemma_values, removed_values)
+ *   pack_givens(program, clues) -> bytes       (futocp/batch.py)
+ *   run_many(program, base, givens, count, limit, mode, weights, dual_branching,
+ *            hidden_singles, asterisms, want) -> [row per board]   (futocp/batch.py)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -51,6 +64,13 @@
 #define CORE_NAME "_listcolor_core_wide"
 #define CORE_INIT PyInit__listcolor_core_wide
 #endif
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#else
+#define ALWAYS_INLINE inline
+#endif
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -64,6 +84,14 @@
 /* ------------------------------------------------------------------ */
 /* The program                                                          */
 
+/* A slot: a cell's place in one dual group (what propagate reads per change) */
+typedef struct {
+    bits pbit;                /* the cell's position bit in the group */
+    bits fix;                 /* Program.sfix */
+    int base;                 /* the group's row of the dual table */
+    int cells;                /* offset of the group's cells in gcells */
+} Slot;
+
 typedef struct {
     PyObject_HEAD
     int n, m, n_groups, n_dual, n_cages, W;
@@ -74,6 +102,13 @@ typedef struct {
     int *counts;
     int *dual_group;          /* per dual group j: its group */
     int *sstart, *sbase, *spos, *sgroup, *scells;  /* slots per cell (scells: offset of the group's cells) */
+    Slot *slot;               /* per slot: the above, packed */
+    unsigned char *cflag;     /* per cell: 1 has succ/pred, 2 a slow program (dirty groups, arcs,
+                               * peers) */
+    bits *sfix;               /* per slot: the positions its cell's value is dropped from when the
+                               * cell is fixed (not the cell's own, nor a cell of a later slot's
+                               * group: that later push comes off the stack first, making this
+                               * one a no-op) */
     int *cgstart, *cgroups;   /* cell_groups */
     int *sustart, *succ, *prstart, *pred;
     unsigned char *has_less;
@@ -106,7 +141,7 @@ static void *xcalloc(size_t n, size_t size) {
 
 static void Program_dealloc(Program *p) {
     void *arrays[] = {p->above, p->below, p->gstart, p->gcells, p->gcount, p->counts,
-                      p->dual_group, p->sstart, p->sbase, p->spos, p->sgroup, p->scells, p->cgstart,
+                      p->dual_group, p->sstart, p->sbase, p->spos, p->sgroup, p->scells, p->sfix, p->slot, p->cflag, p->cgstart,
                       p->cgroups, p->sustart, p->succ, p->prstart, p->pred, p->has_less,
                       p->astart, p->aother, p->asup, p->pestart, p->peers, p->distart,
                       p->dicells, p->dostart, p->dirty_of, p->castart, p->cacells, p->costart,
@@ -455,6 +490,30 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             }
         }
         free(fill);
+        /* sfix: the slots of each cell from the last one back, marking the cells seen */
+        int *stamp = xcalloc(n, sizeof(int));
+        p->sfix = xcalloc(total, sizeof(bits));
+        if (!stamp || !p->sfix) { free(stamp); goto error; }
+        for (int c = 0; c < n; c++)
+            for (int at = p->sstart[c + 1] - 1; at >= p->sstart[c]; at--) {
+                const int g = p->sgroup[at], size = p->gstart[g + 1] - p->gstart[g];
+                bits keep = 0;
+                for (int q = 0; q < size; q++) {
+                    const int x = p->gcells[p->gstart[g] + q];
+                    if (x != c && stamp[x] != c + 1) keep |= (bits)1 << q;
+                }
+                for (int q = 0; q < size; q++) stamp[p->gcells[p->gstart[g] + q]] = c + 1;
+                p->sfix[at] = keep;
+            }
+        free(stamp);
+        p->slot = xcalloc(total, sizeof(Slot));
+        if (!p->slot) goto error;
+        for (int at = 0; at < total; at++) {
+            p->slot[at].pbit = (bits)1 << p->spos[at];
+            p->slot[at].fix = p->sfix[at];
+            p->slot[at].base = p->sbase[at];
+            p->slot[at].cells = p->scells[at];
+        }
     }
     p->W = (int)n + p->n_dual * m;
     int rows_read;
@@ -649,6 +708,9 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     p->has_extra = p->n_distinct > 0 || p->astart[n] > 0;
     p->slow = p->dostart[n] > 0 || p->has_extra;
+    p->cflag = xcalloc(n, 1);
+    if (!p->cflag) goto error;
+    for (int c = 0; c < n; c++) p->cflag[c] = (unsigned char)(p->has_less[c] | (p->slow ? 2 : 0));
     free(seen);
     return (PyObject *)p;
 error:
@@ -721,8 +783,10 @@ static void trail_free(Trail *t) {
 /* A child: "cell takes bit" to propagate, or (has_delta) a lookahead probe's
  * outcome, the delta dstart..dend of its search's ``delta`` */
 typedef struct { int cell, has_delta; bits bit; size_t dstart, dend; long long removed; } Kid;
-/* A node of the stack: its lists are the search's block undone to ``mark`` */
-typedef struct { size_t mark, dmark, kstart, kend, knext; } Frame;
+/* A node of the stack: its lists are the search's block undone to ``mark``, or (a
+ * small block: the search has a scratch block) a copy of them, ``snap`` (``clean``:
+ * the block still holds them) */
+typedef struct { size_t mark, dmark, kstart, kend, knext; bits *snap; int clean; } Frame;
 
 typedef struct {
     int look;                 /* lookahead brancher (index into the weights) */
@@ -731,7 +795,7 @@ typedef struct {
     long long nodes, backtracks;
     int check, alive, resume;
     bits *cur;                /* the block (lists, dual table) of the current node */
-    Trail undo;               /* (cell, old list) of every change since the root */
+    Trail undo;               /* (cell, old list) of every change since the root (a large block) */
     Trail delta;              /* the deltas of the stack's lookahead children */
     Frame *frames;
     size_t nframes, capframes;
@@ -771,6 +835,7 @@ struct Search {
     ProbeRes *probes_buf;
     size_t nprobes, capprobes;
     Trail pdelta;             /* the probes' deltas (cell, new list) of the round */
+    Trail ptrail;             /* a probe's changes when the search keeps no trail */
     bits *scratch;            /* small blocks: a probe runs on a copy (no undo) */
     unsigned *mark1, *mark2, *seen;
     unsigned markgen, seengen;
@@ -839,13 +904,13 @@ static void mark_dirty(Search *s, int g) {
  * node ``blk``; 1 at the fixpoint, 0 on a dead end. Leaves no event and no
  * dirty group pending. The event stack and the program's arrays are held in
  * locals (the compiler cannot tell that the lists do not alias them). */
-static int propagate(Search *s, bits *blk) {
+static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_binary) {
     const Program *p = s->p;
     bits *const doms = blk, *const dual = blk + p->n;
-    const int m = p->m, hs = s->hs, slow = p->slow, has_extra = p->has_extra;
-    const int *const sstart = p->sstart, *const sbase = p->sbase, *const spos = p->spos;
-    const int *const scells = p->scells, *const gcells = p->gcells;
-    const unsigned char *const has_less = p->has_less;
+    const int m = p->m, hs = s->hs, has_extra = p->has_extra;
+    const int *const sstart = p->sstart, *const gcells = p->gcells;
+    const Slot *const slots = p->slot;
+    const unsigned char *const cflag = p->cflag;
     const bits *const above = p->above, *const below = p->below;
     long long removed = 0, binary = 0;
     Trail *const undo = s->undo;
@@ -864,6 +929,24 @@ static int propagate(Search *s, bits *blk) {
         evc[nev] = (c_);                                                        \
         evk[nev++] = (k_);                                                      \
     } while (0)
+/* value v (bit ``low``) leaves the position of slot ``sl`` in its dual list: counts a
+ * list that is left with two positions, fails on none, and on one (hidden single)
+ * fixes its cell */
+#define DROP_POS(sl, v, low)                                                    \
+    do {                                                                        \
+        bits *const du_ = dual + (sl)->base + (v);                              \
+        const bits x_ = *du_ & ~(sl)->pbit;                                     \
+        *du_ = x_;                                                              \
+        const bits y_ = x_ & (x_ - 1);                                          \
+        if (y_) {                                                               \
+            if (count_binary) binary += !(y_ & (y_ - 1));                       \
+        } else if (!x_) {                                                       \
+            goto fail;                                                          \
+        } else if (hs) {                                                        \
+            const int t_ = gcells[(sl)->cells + ctz(x_)];                       \
+            if (doms[t_] != (low)) LPUSH(t_, (low));                            \
+        }                                                                       \
+    } while (0)
     for (;;) {
         while (nev) {
             nev--;
@@ -871,47 +954,45 @@ static int propagate(Search *s, bits *blk) {
             const bits d = doms[c], nd = d & evk[nev];
             if (nd == d) continue;
             if (!nd) goto fail;
-            if (undo && trail_push(undo, c, d) < 0) { s->oom = 1; goto fail; }
+            if (undo) {
+                if (undo->n == undo->cap && trail_grow(undo) < 0) { s->oom = 1; goto fail; }
+                undo->c[undo->n] = c;
+                undo->v[undo->n++] = d;
+            }
             doms[c] = nd;
-            if (popc(nd) == 2) binary++;
-            const bits r = d ^ nd;
-            removed += popc(r);
-            const int k0 = sstart[c], k1 = sstart[c + 1];
-            for (int k = k0; k < k1; k++) {
-                bits *du = dual + sbase[k];
-                const bits npbit = ~((bits)1 << spos[k]);
-                const int *cells = gcells + scells[k];
-                bits rr = r;
-                while (rr) {
-                    const int v = ctz(rr);
-                    const bits low = rr & (0 - rr);
-                    rr ^= low;
-                    const bits x = du[v] & npbit;
-                    du[v] = x;
-                    const bits y = x & (x - 1);
-                    if (y) {
-                        if (!(y & (y - 1))) binary++;
-                    } else if (!x) {
-                        goto fail;
-                    } else if (hs) {
-                        const int t = cells[ctz(x)];
-                        if (doms[t] != low) LPUSH(t, low);
+            const bits r = d ^ nd, nd1 = nd & (nd - 1);
+            if (count_binary) binary += nd1 && !(nd1 & (nd1 - 1));
+            const Slot *const s0 = slots + sstart[c], *const s1 = slots + sstart[c + 1];
+            if (!(r & (r - 1))) { /* one value */
+                removed++;
+                const int v = ctz(r);
+                for (const Slot *sl = s0; sl < s1; sl++) DROP_POS(sl, v, r);
+            } else {
+                removed += popc(r);
+                for (const Slot *sl = s0; sl < s1; sl++) {
+                    bits rr = r;
+                    while (rr) {
+                        const int v = ctz(rr);
+                        const bits low = rr & (0 - rr);
+                        rr ^= low;
+                        DROP_POS(sl, v, low);
                     }
                 }
             }
-            if (!(nd & (nd - 1))) {
+            if (!nd1) {
                 const int v = ctz(nd);
                 const bits drop = ~nd;
-                for (int k = k0; k < k1; k++) {
-                    const int *cells = gcells + scells[k];
-                    bits others = dual[sbase[k] + v] & ~((bits)1 << spos[k]);
+                for (const Slot *sl = s0; sl < s1; sl++) {
+                    const int *cells = gcells + sl->cells;
+                    bits others = dual[sl->base + v] & sl->fix;
                     while (others) {
                         LPUSH(cells[ctz(others)], drop);
                         others &= others - 1;
                     }
                 }
             }
-            if (has_less[c]) {
+            if (!cflag[c]) continue;
+            if (cflag[c] & 1) {
                 if ((d & (0 - d)) != (nd & (0 - nd))) {
                     const bits keep = above[ctz(nd)];
                     for (int k = p->sustart[c]; k < p->sustart[c + 1]; k++) LPUSH(p->succ[k], keep);
@@ -921,7 +1002,7 @@ static int propagate(Search *s, bits *blk) {
                     for (int k = p->prstart[c]; k < p->prstart[c + 1]; k++) LPUSH(p->pred[k], keep);
                 }
             }
-            if (slow) {
+            if (cflag[c] & 2) {
                 for (int k = p->dostart[c]; k < p->dostart[c + 1]; k++) mark_dirty(s, p->dirty_of[k]);
                 if (has_extra) {
                     for (int k = p->astart[c]; k < p->astart[c + 1]; k++) {
@@ -1063,6 +1144,7 @@ static int propagate(Search *s, bits *blk) {
         }
     }
 #undef LPUSH
+#undef DROP_POS
 fail:
     s->removed += removed;
     s->binary += binary;
@@ -1070,6 +1152,11 @@ fail:
     while (s->ndirty) s->queued[s->dirty[--s->ndirty]] = 0;
     return 0;
 }
+
+/* propagate_as counting the lists left with two values or positions (s->binary: read
+ * only by the probes of a ``binary`` weight), or not. */
+static int propagate_binary(Search *s, bits *blk) { return propagate_as(s, blk, 1); }
+static int propagate(Search *s, bits *blk) { return propagate_as(s, blk, 0); }
 
 /* settle(): the root's events and dirty groups, then propagate. */
 static int settle(Search *s, bits *blk) {
@@ -1143,24 +1230,32 @@ static void dual_table(const Program *p, bits *blk) {
  * old list back, and the dual table the positions of the values it regains. */
 static void undo_to(const Program *p, bits *blk, Trail *t, size_t mark) {
     bits *const doms = blk, *const dual = blk + p->n;
-    const int *const sstart = p->sstart, *const sbase = p->sbase, *const spos = p->spos;
+    const int *const sstart = p->sstart;
+    const Slot *const slots = p->slot;
     size_t i = t->n;
     while (i > mark) {
         i--;
         const int c = t->c[i];
-        const bits old = t->v[i], r = old ^ doms[c];
-        for (int k = sstart[c]; k < sstart[c + 1]; k++) {
-            bits *du = dual + sbase[k];
-            const bits pbit = (bits)1 << spos[k];
-            bits rr = r;
-            while (rr) {
-                du[ctz(rr)] |= pbit;
-                rr &= rr - 1;
-            }
+        const bits old = t->v[i];
+        bits r = old ^ doms[c];
+        const Slot *const s0 = slots + sstart[c], *const s1 = slots + sstart[c + 1];
+        while (r) {
+            bits *const du = dual + ctz(r);
+            for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] |= sl->pbit;
+            r &= r - 1;
         }
         doms[c] = old;
     }
     t->n = mark;
+}
+
+/* The values ``r`` leave cell c's positions in the dual table ``dual``. */
+static inline void drop_positions(const Program *p, bits *dual, int c, bits r) {
+    const Slot *const s0 = p->slot + p->sstart[c], *const s1 = p->slot + p->sstart[c + 1];
+    for (; r; r &= r - 1) {
+        bits *const du = dual + ctz(r);
+        for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] &= ~sl->pbit;
+    }
 }
 
 /* Applies the delta d[a..b) (cell, new list: a subset of its list) to the block
@@ -1173,15 +1268,7 @@ static int apply_delta(Search *s, bits *blk, const Trail *d, size_t a, size_t b)
         const bits old = doms[c], r = old ^ d->v[i];
         if (!r) continue;
         if (s->undo && trail_push(s->undo, c, old) < 0) { s->oom = 1; return -1; }
-        for (int k = p->sstart[c]; k < p->sstart[c + 1]; k++) {
-            bits *du = dual + p->sbase[k];
-            const bits npbit = ~((bits)1 << p->spos[k]);
-            bits rr = r;
-            while (rr) {
-                du[ctz(rr)] &= npbit;
-                rr &= rr - 1;
-            }
-        }
+        drop_positions(p, dual, c, r);
         doms[c] = d->v[i];
     }
     return 0;
@@ -1225,11 +1312,17 @@ static int plain_branch(Search *s, Dfs *f, bits *blk) {
     const bits *doms = blk, *dual = blk + p->n;
     int bc = -1, bk = 1 << 30;
     for (int c = 0; c < p->n; c++) {
-        int k = popc(doms[c]);
-        if (k >= 2 && k < bk) {
+        const bits d = doms[c], d1 = d & (d - 1);
+        if (!d1) continue;  /* fixed */
+        if (!(d1 & (d1 - 1))) { /* two values: the least there is */
+            bk = 2;
+            bc = c;
+            break;
+        }
+        const int k = popc(d);
+        if (k < bk) {
             bk = k;
             bc = c;
-            if (k == 2) break;
         }
     }
     int bi = -1, dk = 1 << 30;
@@ -1291,15 +1384,17 @@ static long probe(Search *s, int look, bits *blk, int c, int v) {
         s->capprobes = cap;
     }
     long long removed0 = s->removed, binary0 = s->binary;
-    Trail *undo = s->undo;
+    Trail *const kept = s->undo, *const undo = kept ? kept : &s->ptrail;
     const size_t m0 = undo->n;
+    s->undo = undo;
     bits *work = blk;
     if (s->scratch) {
         memcpy(s->scratch, blk, (size_t)s->p->W * sizeof(bits));
         work = s->scratch;
     }
     if (push_ev(s, c, (bits)1 << v) < 0) return -2;
-    int ok = propagate(s, work);
+    int ok = s->by_binary[look] ? propagate_binary(s, work) : propagate(s, work);
+    s->undo = kept;
     ProbeRes *r = &s->probes_buf[s->nprobes];
     r->dstart = r->dend = s->pdelta.n;
     if (ok && !s->oom) {
@@ -1346,6 +1441,20 @@ static int cmp_int(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Sorts a[0..k) increasingly: by insertion when short (the common case), else qsort. */
+static void sort_ints(int *a, size_t k) {
+    if (k > 32) {
+        qsort(a, k, sizeof(int), cmp_int);
+        return;
+    }
+    for (size_t i = 1; i < k; i++) {
+        const int x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
 static void end_round(Search *s) {
     s->nprobes = 0;
     s->pdelta.n = 0;
@@ -1383,16 +1492,16 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
     for (;;) {
         s->npairs = 0;
         for (int c = 0; c < p->n; c++) {
-            bits d = doms[c];
-            if (popc(d) == 2) {
+            const bits d = doms[c], d1 = d & (d - 1);
+            if (d1 && !(d1 & (d1 - 1))) {
                 int lo = ctz(d);
                 if (add_pair(s, c, lo, c, hib(d)) < 0) return B_ERROR;
             }
         }
         int nd = p->n_dual * m;
         for (int i = 0; i < nd; i++) {
-            bits x = dual[i];
-            if (popc(x) == 2) {
+            const bits x = dual[i], x1 = x & (x - 1);
+            if (x1 && !(x1 & (x1 - 1))) {
                 const int *cells = p->gcells + p->gstart[p->dual_group[i / m]];
                 if (add_pair(s, cells[ctz(x)], i % m, cells[hib(x)], i % m) < 0) return B_ERROR;
             }
@@ -1446,7 +1555,7 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
                 }
             }
             if (s->common.n) {
-                qsort(s->common.a, s->common.n, sizeof(int), cmp_int);
+                sort_ints(s->common.a, s->common.n);
                 long long nev = 0;
                 for (size_t t = 0; t < s->common.n; t++) {
                     int c = s->common.a[t];
@@ -1536,6 +1645,7 @@ static void dfs_init(Dfs *f, bits *cur, int look, long long sw, long long budget
 }
 
 static void dfs_free(Search *s, Dfs *f) {
+    for (size_t i = 0; i < f->nframes; i++) blk_free(s, f->frames[i].snap);
     blk_free(s, f->cur);
     f->cur = NULL;
     if (s->undo == &f->undo) s->undo = NULL;
@@ -1548,8 +1658,11 @@ static void dfs_free(Search *s, Dfs *f) {
     f->kids = NULL;
 }
 
+/* One turn of a search. A small block (the search has a scratch block) is copied at
+ * each node of the stack, cheaper than keeping and undoing a trail; a large one is
+ * undone. */
 static int dfs_step(Search *s, Dfs *f) {
-    s->undo = &f->undo;
+    s->undo = s->scratch ? NULL : &f->undo;
     if (f->resume) {
         f->resume = 0;
         goto after_yield;
@@ -1568,7 +1681,11 @@ static int dfs_step(Search *s, Dfs *f) {
                     f->frames = a;
                     f->capframes = cap;
                 }
-                Frame *fr = &f->frames[f->nframes++];
+                Frame *fr = &f->frames[f->nframes];
+                fr->snap = NULL;
+                fr->clean = 1;
+                if (s->scratch && !(fr->snap = blk_copy(s, f->cur))) return R_ERROR;
+                f->nframes++;
                 fr->mark = f->undo.n;
                 fr->dmark = d0;
                 fr->kstart = fr->knext = k0;
@@ -1597,6 +1714,9 @@ static int dfs_step(Search *s, Dfs *f) {
         Kid kid = f->kids[fr->knext++];
         int more = fr->knext < fr->kend;
         const size_t mark = fr->mark, dmark = fr->dmark;
+        bits *const snap = fr->snap;
+        const int clean = fr->clean;
+        fr->clean = 0;
         if (!more) {
             f->nkids = fr->kstart;
             f->nframes--;
@@ -1606,9 +1726,17 @@ static int dfs_step(Search *s, Dfs *f) {
         if (!--f->check) {
             f->check = CHECK_EVERY;
             int t = expired_now(s);
-            if (t) return t < 0 ? R_ERROR : R_FALSE;
+            if (t) {
+                if (!more) blk_free(s, snap);
+                return t < 0 ? R_ERROR : R_FALSE;
+            }
         }
-        undo_to(s->p, f->cur, &f->undo, mark);  /* back to the parent's lists */
+        if (snap) {  /* back to the parent's lists */
+            if (!clean) memcpy(f->cur, snap, (size_t)s->p->W * sizeof(bits));
+            if (!more) blk_free(s, snap);
+        } else {
+            undo_to(s->p, f->cur, &f->undo, mark);
+        }
         if (kid.has_delta) {
             s->removed += kid.removed;
             f->alive = 1;
@@ -1730,6 +1858,7 @@ static void search_free(Search *s) {
     free(s->slot);
     free(s->probes_buf);
     trail_free(&s->pdelta);
+    trail_free(&s->ptrail);
     free(s->mark1);
     free(s->mark2);
     free(s->seen);
@@ -1809,15 +1938,16 @@ static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *exp
     return 0;
 }
 
-/* The search from ``root`` (consumed): the program's lists (settled here) or
- * (``is_start``) a split's node with its dual table. An R_ code. */
+/* The search from ``root`` (consumed): the program's lists (settled here; with
+ * ``is_start`` 2 their dual table is already there) or (``is_start`` 1) a split's
+ * node with its dual table. An R_ code. */
 static int search_root(Search *s, bits *root, int is_start, const char *mode, int n_looks) {
     const Program *p = s->p;
     int empty = 0;  /* an empty list (a start's dual list too): no solution, no search */
-    for (int c = 0, end = is_start ? p->W : p->n; c < end; c++)
+    for (int c = 0, end = is_start == 1 ? p->W : p->n; c < end; c++)
         if (!root[c]) empty = 1;
-    if (!empty && !is_start) {
-        dual_table(p, root);
+    if (!empty && is_start != 1) {
+        if (!is_start) dual_table(p, root);
         empty = !settle(s, root);
         if (s->oom) { blk_free(s, root); return R_ERROR; }
     }
@@ -1938,9 +2068,10 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "givens: %d is beyond the %d values", g[i], m);
             goto end;
         }
-    basew = xcalloc(n, sizeof(bits));
+    basew = xcalloc(p->W, sizeof(bits));  /* the base lists and their dual table */
     if (!basew || load_words(base, basew, n, &p->full, (Py_ssize_t)n + 1, "base lists") < 0)
         goto end;
+    dual_table(p, basew);
     if (csr_ints(asterisms, -1, n, 1, "an asterism's cell", &k.n_ast, &k.astart, &k.acells) < 0)
         goto end;
     {
@@ -1966,14 +2097,19 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
         sols = PyList_New(0);
         bits *root = sols ? blk_alloc(&s) : NULL;
         if (!root) goto fail;
+        /* the base block, then each given's other values leave its dual lists */
+        memcpy(root, basew, (size_t)p->W * sizeof(bits));
         for (int i = 0; i < n; i++) {
             const int gi = gb[p->cells[i]];
-            root[i] = gi ? basew[i] & ((bits)1 << (gi - 1)) : basew[i];
+            if (!gi) continue;
+            const bits keep = basew[i] & ((bits)1 << (gi - 1));
+            drop_positions(p, root + n, i, basew[i] & ~keep);
+            root[i] = keep;
         }
         s.solutions = sols;
         s.nodes = s.backtracks = s.max_depth = s.probes = s.failed = s.dilemma = s.removed = 0;
         s.binary = 0;
-        int r = search_root(&s, root, 0, mode, n_looks);
+        int r = search_root(&s, root, 2, mode, n_looks);
         if (r == R_ERROR || s.error || s.oom) goto fail;
         int verified = 1;
         k.givens = gb;
@@ -2015,7 +2151,74 @@ end:
     return out;
 }
 
+/* The value index of ``label`` among the program's values (the same object first,
+ * then an equal one): 0.., or -1 (-2 with an exception set). */
+static int value_index(const Program *p, PyObject *label) {
+    for (int x = 0; x < p->m; x++)
+        if (PyTuple_GET_ITEM(p->values, x) == label) return x;
+    for (int x = 0; x < p->m; x++) {
+        int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(p->values, x), label, Py_EQ);
+        if (eq) return eq < 0 ? -2 : x;
+    }
+    return -1;
+}
+
+/* pack_givens(program, clues) -> bytes: run_many's givens of the boards whose clues
+ * (per board, (model cell, label) pairs) are ``clues``: per board and cell 0, or 1 +
+ * the value index of its clue's label. ValueError for a cell out of range or a label
+ * that is not a value. */
+static PyObject *core_pack_givens(PyObject *self, PyObject *args) {
+    PyObject *prog, *clues;
+    if (!PyArg_ParseTuple(args, "O!O", &ProgramType, &prog, &clues)) return NULL;
+    const Program *p = (Program *)prog;
+    PyObject *boards = seq_tuple(clues, "clues (one sequence per board)");
+    if (!boards) return NULL;
+    const Py_ssize_t count = PyTuple_GET_SIZE(boards);
+    PyObject *out = NULL;
+    if (p->n > 0 && count > PY_SSIZE_T_MAX / p->n) {
+        PyErr_SetString(PyExc_ValueError, "too many boards");
+        goto end;
+    }
+    out = PyBytes_FromStringAndSize(NULL, count * p->n);
+    if (!out) goto end;
+    unsigned char *g = (unsigned char *)PyBytes_AS_STRING(out);
+    memset(g, 0, (size_t)(count * p->n));
+    for (Py_ssize_t b = 0; b < count; b++) {
+        PyObject *pairs = seq_tuple(PyTuple_GET_ITEM(boards, b), "a board's clues");
+        if (!pairs) goto fail;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pairs); i++) {
+            PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+            int c, v = -1;
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+                PyErr_SetString(PyExc_ValueError, "a clue is a (cell, label) pair");
+            } else if (int_in(PyTuple_GET_ITEM(pair, 0), 0, (long)p->n - 1, "a clue's cell",
+                              &c) == 0) {
+                v = value_index(p, PyTuple_GET_ITEM(pair, 1));
+                if (v == -1)
+                    PyErr_Format(PyExc_ValueError, "a clue's label is not a value: %R",
+                                 PyTuple_GET_ITEM(pair, 1));
+                else if (v >= 0)
+                    g[b * p->n + c] = (unsigned char)(v + 1);
+            }
+            if (v < 0) {
+                Py_DECREF(pairs);
+                goto fail;
+            }
+        }
+        Py_DECREF(pairs);
+    }
+    goto end;
+fail:
+    Py_CLEAR(out);
+end:
+    Py_DECREF(boards);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"pack_givens", core_pack_givens, METH_VARARGS,
+     "pack_givens(program, clues) -> bytes: run_many's givens of boards with these clues "
+     "(per board, (model cell, label) pairs)"},
     {"run", core_run, METH_VARARGS,
      "run(program, domains, limit, expired, mode, weights, dual_branching, hidden_singles, start, "
      "solutions) -> (finished, nodes, backtracks, max_depth, probes, failed_literals, "
