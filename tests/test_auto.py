@@ -288,6 +288,35 @@ def test_write_choices_ranks_by_solved_then_median(tmp_path):
     assert auto.choose(build_model(latin_square(30)), 1, loaded)[0][0].backend == "listcolor"
 
 
+def test_write_choices_measures_the_small_rule_from_saved_files(tmp_path):
+    # the small rule comes from the adjacent/kropki rows; two saved files are merged
+    hard = _hard()
+
+    def row(kind, **times):
+        return {"order": 9, "holes": 60, "set": kind,
+                "runs": {s: {"status": "sat", "s": t} for s, t in times.items()}}
+
+    one = {"cap": 20.0, "systems": ["listcolor", "sat", "cpsat"], "rows": {
+        "x": row("adjacent", listcolor=0.002, sat=0.05, cpsat=0.04),
+        "y": row("adjacent", listcolor=0.04, sat=0.2, cpsat=0.3)}}
+    two = {"cap": 20.0, "systems": ["listcolor", "sat", "cpsat"], "rows": {
+        "y": row("adjacent", listcolor=0.03, sat=0.2, cpsat=0.1),  # the later row wins
+        "z": row("kropki", listcolor=0.5, sat=0.4, cpsat=0.2)}}
+    paths = []
+    for i, data in enumerate((one, two)):
+        paths.append(str(tmp_path / f"hard-{i}.json"))
+        with open(paths[-1], "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
+    merged = hard.load_data(paths)
+    assert sorted(merged["rows"]) == ["x", "y", "z"] and merged["rows"]["y"]["runs"]["listcolor"]["s"] == 0.03
+    table = hard.write_choices(merged, str(tmp_path / "choices.json"))
+    small = next(r for r in table["rules"] if r["name"] == "small")
+    assert [m["backend"] for m in small["members"]] == ["listcolor", "cpsat"]
+    assert small["when"] == {"max_cells": 256} and small["stagger"] == 0.0
+    assert small["first_try_s"] == 0.05  # a quarter of cpsat's win (0.2 s), not 2 x 0.03 s
+    assert table["rules"][0]["name"] == "enumerate"
+
+
 # ------------------------------------------------------- the first try in this process
 def _no_portfolio(self, *args, **kwargs):
     raise AssertionError("a portfolio started (a fork) for a board its first member settles")
