@@ -26,12 +26,19 @@ gives a ranked list of *members* (a backend and its options).
   definitively, the answer is the best partial one (most verified
   solutions), else ``unknown`` with the members' reasons.
 
-With ``workers`` above 1, the first member may first try alone in this process
-for a few milliseconds (:func:`first_try_budget`: ``listcolor`` with its
-compiled core, on a model of up to :data:`FIRST_TRY_MAX_LITERALS` cells x
-values): a board it settles then costs no fork, and the other members' solver
-packages are not even imported; a board it does not settle within the budget
-goes to the race as above (only the budget is lost).
+With ``workers`` above 1, when the first member is ``listcolor`` with its
+compiled core on a model of up to :data:`FIRST_TRY_MAX_LITERALS` cells x
+values and no memory limit asks for child processes (:func:`first_try_budget`),
+it searches in this process from the start and only the other members are
+forked: the k-th member (k >= 2) ``max(budget, (k - 1) * stagger)`` seconds
+after the start, where ``budget`` is the first try's (the rule's ``first_try_s``,
+measured). A board it settles within the budget costs no fork, and the
+other members' solver packages are not even imported (a forked member imports
+its own, and says from its process when it cannot run); otherwise its search
+goes on beside the children (issue 25: one child, not two, and no search
+started again) and polls their pipes with its deadline
+(:func:`futocp.backends.listcolor.stop_when`): it stops as soon as one of them
+wins, and when it ends without a definitive answer the children go on.
 
 A member is *eligible* when its package is installed, it is complete, and it
 takes the model (its capabilities, its size cap). The stats are the winner's,
