@@ -513,10 +513,10 @@ def _first_try_s(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> flo
     mine, theirs = [], []
     for row in inside:
         a, b = row["runs"][first], row["runs"][second]
-        if _solved(a) and (not _solved(b) or a["s"] <= b["s"]):
-            mine.append(a["s"])
-        elif _solved(b):
+        if _wins(b, a):
             theirs.append(b["s"])
+        elif _solved(a):
+            mine.append(a["s"])
     if not mine or not theirs:
         return None
     return round(min(2 * max(mine), 0.25 * min(theirs)), 2)
@@ -524,15 +524,20 @@ def _first_try_s(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> flo
 
 def _second_wins(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> str:
     """The files of a bucket on which the second-ranked system answered before the
-    first (its name and time on each), or ``""``: then auto's race starts it at once."""
+    first (:func:`_wins`; its name and time on each), or ``""``: then auto's race starts
+    it at once."""
     if len(ranked) < 2:
         return ""
     first, second = ranked[0], ranked[1]
     wins = [f"{row['name']} {row['runs'][second]['s']:.2f} s" for row in inside
-            if _solved(row["runs"][second]) and (not _solved(row["runs"][first])
-                                                 or row["runs"][second]["s"]
-                                                 < row["runs"][first]["s"])]
+            if _wins(row["runs"][second], row["runs"][first])]
     return f"{second} first on " + ", ".join(wins) if wins else ""
+
+
+def _wins(b: dict[str, Any], a: dict[str, Any]) -> bool:
+    """Whether run ``b`` beat run ``a``: it answered, and ``a`` did not or took more than
+    :data:`SLACK_S` longer (closer than that, a process's jitter decides)."""
+    return _solved(b) and (not _solved(a) or b["s"] < a["s"] - SLACK_S)
 
 
 def write_choices(data: dict[str, Any], path: str = CHOICES) -> dict[str, Any]:

@@ -446,7 +446,7 @@ def test_a_rule_gives_its_first_try_budget():
     small = build_model(latin_square(4))
     budget = auto.first_try_budget(auto.Member("listcolor"), small, None,
                                    "qwh-order-1-35-holes")
-    plain = auto.first_try_budget(auto.Member("listcolor"), small, None, "small")
+    plain = auto.first_try_budget(auto.Member("listcolor"), small, None, "default")
     if budget is not None:  # None: the compiled core is not built
         table = {r["name"]: r for r in auto.load_choices()["rules"]}
         assert budget == table["qwh-order-1-35-holes"]["first_try_s"]
