@@ -440,7 +440,11 @@ class _Race:
         return self.t0 + self._starts(k) if k < len(self.members) else float("inf")
 
     def _start_due(self, now: float) -> None:
-        """Start the members that are due (the next one at once when none is running)."""
+        """Start the members that are due (the next one at once when none is running);
+        none where this platform cannot fork (the first call of
+        :func:`~futocp.procs.fork_available` costs milliseconds: asked only here)."""
+        if not fork_available():
+            return
         while len(self.started) < len(self.members):
             left = self.deadline.remaining()
             if (left is not None and left <= 0.05) or (self.waiting and now < self.due()):
@@ -573,7 +577,7 @@ class AutoBackend(Backend):
         first, rule = self._members(model, limit, {**options, "workers": 1})
         budget = first_try_budget(first[0], model, memory_limit, rule)
         stagger = options["stagger"] if options["stagger"] >= 0 else rule_stagger(rule)
-        if workers > 1 and budget is not None and fork_available():
+        if workers > 1 and budget is not None:  # fork_available(): once a fork is due
             def others() -> list[Member]:  # looked at once the first has had its budget,
                 # unchecked: importing a solver package here would stall the search here
                 members = self._members(model, limit, {**options, "workers": None},
