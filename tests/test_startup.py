@@ -50,6 +50,21 @@ def test_solving_with_listcolor_imports_no_other_backend_nor_command_group() -> 
         assert f"futocp.cli.{group}" not in loaded
 
 
+def test_one_board_with_cpsat_imports_neither_listcolor_nor_the_batch_path() -> None:
+    # the batch API (and with it listcolor) is for collections; the puzzles module
+    # for --command-time-limit; statistics for a collection's summary
+    pytest.importorskip("ortools")
+    out = _run("import sys\n"
+               "from futocp.cli import main\n"
+               "assert main(['solve', '--puzzle', '4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,',"
+               " '--backend', 'cpsat', '--quiet']) == 0\n"
+               "print(sorted(m for m in sys.modules if m.startswith('futocp.') or m == 'statistics'))\n")
+    loaded = eval(out.strip().splitlines()[-1])  # noqa: S307 - our own printed list
+    assert "futocp.backends.cpsat" in loaded
+    for lazy in ("futocp.batch", "futocp.backends.listcolor", "futocp.puzzles", "statistics"):
+        assert lazy not in loaded
+
+
 def test_the_registry_is_a_mapping_that_imports_on_use(monkeypatch) -> None:
     assert list(REGISTRY)[:3] == ["cpsat", "listcolor", "sat"]
     assert all(REGISTRY[name].name == name for name in REGISTRY)
