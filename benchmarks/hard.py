@@ -25,9 +25,10 @@ counts as the cap in the medians. Every solution is checked with
 Output: a row per instance (time per system), then per system the solved
 count, the median time and its ratio to the best peer's median, and the ratio
 of ``auto``'s median to the best futocp backend's. ``--json FILE`` keeps the
-measurements; ``--write-choices`` regenerates ``futocp/backends/auto_choices.json``
-from them (see :func:`write_choices`); ``--from FILE`` reuses saved
-measurements instead of running. ``--top1465`` measures listcolor's puzzles/s
+measurements (those behind auto's table are kept in ``benchmarks/data/hard-*.json``);
+``--write-choices`` regenerates ``futocp/backends/auto_choices.json`` from every
+saved file there, merged (see :func:`load_data` and :func:`write_choices`), or from
+``--from FILE,...``; ``--from`` alone reuses saved measurements instead of running. ``--top1465`` measures listcolor's puzzles/s
 on the top1465 Sudoku collection (one warm process).
 
 Run from the repository root::
@@ -35,6 +36,7 @@ Run from the repository root::
     python benchmarks/hard.py --cap 60                    # everything
     python benchmarks/hard.py --cap 20 --only order3,order4 --json hard.json
     python benchmarks/hard.py --from hard.json --write-choices
+    python benchmarks/hard.py --write-choices         # from benchmarks/data/hard-*.json
     python benchmarks/hard.py --top1465
 """
 
@@ -58,7 +60,8 @@ from futocp.verify import verify
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 __all__ = ["PEERS", "FIXED_RULES", "instances", "small_sets", "run_system", "judged_run",
-           "measure", "summary", "auto_target", "frontier", "write_choices", "top1465", "main"]
+           "measure", "summary", "auto_target", "frontier", "write_choices", "load_data",
+           "top1465", "main"]
 
 DATA = os.path.join(ROOT, "instances", "qwh")
 CHOICES = os.path.join(ROOT, "futocp", "backends", "auto_choices.json")
@@ -436,6 +439,20 @@ def _bucket_rule(lo: int, hi: int, dense: bool, rows: dict[str, Any], cap: float
     inside = [{"name": name, **row} for name, row in rows.items()
               if row.get("set", "qwh") == "qwh" and lo <= row["order"] <= hi
               and (row["holes"] / row["order"] ** 2 >= DENSE) == dense]
+    density = {"min_density": DENSE} if dense else {"max_density": round(DENSE - 1e-4, 4)}
+    return _measured_rule(f"qwh-order-{lo}-{hi}-{'empty' if dense else 'holes'}",
+                          {"kind": ["latin-square"], "relations": "none", "min_order": lo,
+                           "max_order": hi, **density}, inside, cap, PRIORS.get((lo, hi, dense)))
+
+
+def _measured_rule(name: str, when: dict[str, Any], inside: Sequence[dict[str, Any]],
+                   cap: float, prior: tuple[list[str], str] | None = None
+                   ) -> dict[str, Any] | None:
+    """A rule of auto's table from the measured rows ``inside`` (each with its ``name``):
+    the futocp systems ranked by solved count (most first), then median time (a
+    time-out counts as the cap); no stagger where the second one answered some file
+    first (:func:`_second_wins`), and then the first try's budget (:func:`_first_try_s`).
+    ``prior``: the ranking to use when no system solved a file."""
     if not inside:
         return None
     systems = [s for s in inside[0]["runs"] if s not in PEERS and not s.startswith("auto")]
@@ -444,9 +461,8 @@ def _bucket_rule(lo: int, hi: int, dense: bool, rows: dict[str, Any], cap: float
         solved = sum(_solved(row["runs"][s]) for row in inside)
         score[s] = (-solved, statistics.median(row["runs"][s]["s"] for row in inside))
     ranked = sorted(systems, key=lambda s: score[s])
-    why = "; ".join(f"{s} solved {-score[s][0]}/{len(inside)}, median {score[s][1]:.2f} s"
+    why = "; ".join(f"{s} solved {-score[s][0]}/{len(inside)}, median {score[s][1]:.3f} s"
                     for s in ranked)
-    prior = PRIORS.get((lo, hi, dense))
     if all(score[s][0] == 0 for s in systems) and prior is not None:
         ranked = [s for s in prior[0] if s in systems] + [s for s in ranked if s not in prior[0]]
         why = f"{why}; nothing solved here, so the ranking of issue 14's 60 s run: {prior[1]}"
@@ -456,12 +472,9 @@ def _bucket_rule(lo: int, hi: int, dense: bool, rows: dict[str, Any], cap: float
     for s in ranked:
         m = Member.parse(s)
         members.append({"backend": m.backend, **({"options": dict(m.options)} if m.options else {})})
-    density = {"min_density": DENSE} if dense else {"max_density": round(DENSE - 1e-4, 4)}
     close = _second_wins(ranked, inside)
     first_try = _first_try_s(ranked, inside)
-    return {"name": f"qwh-order-{lo}-{hi}-{'empty' if dense else 'holes'}",
-            "when": {"kind": ["latin-square"], "relations": "none", "min_order": lo,
-                     "max_order": hi, **density},
+    return {"name": name, "when": when,
             "members": members, **({"stagger": 0.0} if close else {}),
             **({"first_try_s": first_try} if close and first_try else {}),
             "why": f"measured on {len(inside)} file(s), cap {cap:g} s: {why}"
@@ -469,6 +482,26 @@ def _bucket_rule(lo: int, hi: int, dense: bool, rows: dict[str, Any], cap: float
                    + (f"; first try {first_try:g} s: twice the first member's slowest win, "
                       "at most a quarter of the second's fastest" if close and first_try
                       else "")}
+
+
+SMALL_SETS = ("adjacent", "kropki")
+"""The sets whose files measure the ``small`` rule (boards of at most 256 cells)."""
+
+
+def _small_rule(rows: dict[str, Any], cap: float) -> dict[str, Any]:
+    """The ``small`` rule measured on the rows of :data:`SMALL_SETS` (else the one of
+    :data:`FIXED_RULES`)."""
+    inside = [{"name": name, **row} for name, row in rows.items()
+              if row.get("set") in SMALL_SETS]
+    fixed = next(r for r in FIXED_RULES if r["name"] == "small")
+    rule = _measured_rule("small", fixed["when"], inside, cap)
+    if rule is None:
+        return fixed
+    rule["members"] = rule["members"][:2]  # a fork costs more than a third member brings
+    rule["why"] = ("up to 16x16 (sets " + ", ".join(SMALL_SETS) + "), " + rule["why"]
+                   + "; the first member searches in this process, the second is forked "
+                     "once the first try's budget is out")
+    return rule
 
 
 def _first_try_s(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> float | None:
@@ -480,10 +513,10 @@ def _first_try_s(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> flo
     mine, theirs = [], []
     for row in inside:
         a, b = row["runs"][first], row["runs"][second]
-        if _solved(a) and (not _solved(b) or a["s"] <= b["s"]):
-            mine.append(a["s"])
-        elif _solved(b):
+        if _wins(b, a):
             theirs.append(b["s"])
+        elif _solved(a):
+            mine.append(a["s"])
     if not mine or not theirs:
         return None
     return round(min(2 * max(mine), 0.25 * min(theirs)), 2)
@@ -491,22 +524,28 @@ def _first_try_s(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> flo
 
 def _second_wins(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> str:
     """The files of a bucket on which the second-ranked system answered before the
-    first (its name and time on each), or ``""``: then auto's race starts it at once."""
+    first (:func:`_wins`; its name and time on each), or ``""``: then auto's race starts
+    it at once."""
     if len(ranked) < 2:
         return ""
     first, second = ranked[0], ranked[1]
     wins = [f"{row['name']} {row['runs'][second]['s']:.2f} s" for row in inside
-            if _solved(row["runs"][second]) and (not _solved(row["runs"][first])
-                                                 or row["runs"][second]["s"]
-                                                 < row["runs"][first]["s"])]
+            if _wins(row["runs"][second], row["runs"][first])]
     return f"{second} first on " + ", ".join(wins) if wins else ""
+
+
+def _wins(b: dict[str, Any], a: dict[str, Any]) -> bool:
+    """Whether run ``b`` beat run ``a``: it answered, and ``a`` did not or took more than
+    :data:`SLACK_S` longer (closer than that, a process's jitter decides)."""
+    return _solved(b) and (not _solved(a) or b["s"] < a["s"] - SLACK_S)
 
 
 def write_choices(data: dict[str, Any], path: str = CHOICES) -> dict[str, Any]:
     """Regenerate auto's table: :data:`FIXED_RULES`, then one rule per bucket
     (:data:`BUCKETS`) holding measured QWH files (:func:`_bucket_rule`), then
     :data:`DEFAULT_RULE` (a bucket without files falls to it)."""
-    rules = list(FIXED_RULES)
+    rules = [r if r["name"] != "small" else _small_rule(data["rows"], data["cap"])
+             for r in FIXED_RULES]
     for lo, hi, dense in BUCKETS:
         rule = _bucket_rule(lo, hi, dense, data["rows"], data["cap"])
         if rule is not None:
@@ -516,12 +555,44 @@ def write_choices(data: dict[str, Any], path: str = CHOICES) -> dict[str, Any]:
              "measured": {"cap_s": data["cap"], "instances": len(data["rows"]),
                           "systems": data["systems"], "loadavg": data.get("loadavg"),
                           "loadavg_end": data.get("loadavg_end"),
-                          "date": data.get("date")},
+                          "date": data.get("date"), "from": data.get("sources")},
              "rules": rules}
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(table, fh, indent=1)
         fh.write("\n")
     return table
+
+
+DATA_DIR = os.path.join(ROOT, "benchmarks", "data")
+"""Where the measurements behind auto's table are kept (``hard-*.json``: ``--json``'s
+files), so that ``--write-choices`` regenerates the table from them."""
+
+
+def load_data(paths: Sequence[str]) -> dict[str, Any]:
+    """Saved measurements (``--json`` files) merged into one: every row (a file measured
+    twice keeps its later row), the systems of any, the largest cap, and ``sources``
+    (each file's name, cap, date and load average)."""
+    if not paths:
+        raise SystemExit(f"no measurements to read (none in {os.path.relpath(DATA_DIR, ROOT)})")
+    merged: dict[str, Any] = {"cap": 0.0, "systems": [], "rows": {}, "sources": []}
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        merged["cap"] = max(merged["cap"], data["cap"])
+        merged["systems"] += [s for s in data["systems"] if s not in merged["systems"]]
+        merged["rows"].update(data["rows"])
+        merged["sources"].append({"file": os.path.basename(path), "cap": data["cap"],
+                                  "date": data.get("date"), "loadavg": data.get("loadavg")})
+        for key in ("loadavg", "loadavg_end", "date"):
+            merged.setdefault(key, data.get(key))
+    for row in merged["rows"].values():  # a system a file was not run with: not measured
+        for s in merged["systems"]:
+            row["runs"].setdefault(s, {"status": "n/a", "s": merged["cap"]})
+    return merged
+
+
+def _saved() -> list[str]:
+    return sorted(glob.glob(os.path.join(DATA_DIR, "hard-*.json")))
 
 
 def top1465(options: Sequence[str] = ()) -> str:
@@ -560,18 +631,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=1,
                    help="runs per instance and system, interleaved; the median is kept")
     p.add_argument("--json", metavar="FILE", help="save the measurements")
-    p.add_argument("--from", dest="load", metavar="FILE", help="read saved measurements")
+    p.add_argument("--from", dest="load", metavar="FILES",
+                   help="read saved measurements (comma-separated --json files, merged)")
     p.add_argument("--write-choices", action="store_true",
-                   help="regenerate futocp/backends/auto_choices.json from the measurements")
+                   help="regenerate futocp/backends/auto_choices.json from the measurements "
+                        "(without --from: every saved benchmarks/data/hard-*.json)")
     p.add_argument("--top1465", action="store_true", help="listcolor's puzzles/s on top1465 only")
     p.add_argument("--opt", action="append", default=[], help="with --top1465: a listcolor option")
     args = p.parse_args(argv)
     if args.top1465:
         print(top1465(args.opt))
         return 0
-    if args.load:
-        with open(args.load, encoding="utf-8") as fh:
-            data = json.load(fh)
+    if args.load or args.write_choices and not args.json:
+        paths = ([p for p in args.load.split(",") if p] if args.load
+                 else _saved())
+        data = load_data(paths)
     else:
         systems = ([] if args.no_auto else ["auto"])
         systems += [s for s in args.backends.split(",") if s]
@@ -601,7 +675,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nThe lsencode files:\n")
     print("\n".join(frontier(data)))
     if args.write_choices:
-        write_choices(data)
+        write_choices(data if args.load or not args.json else load_data(_saved()))
         print(f"wrote {os.path.relpath(CHOICES, ROOT)}")
     return 0
 

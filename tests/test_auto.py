@@ -288,6 +288,35 @@ def test_write_choices_ranks_by_solved_then_median(tmp_path):
     assert auto.choose(build_model(latin_square(30)), 1, loaded)[0][0].backend == "listcolor"
 
 
+def test_write_choices_measures_the_small_rule_from_saved_files(tmp_path):
+    # the small rule comes from the adjacent/kropki rows; two saved files are merged
+    hard = _hard()
+
+    def row(kind, **times):
+        return {"order": 9, "holes": 60, "set": kind,
+                "runs": {s: {"status": "sat", "s": t} for s, t in times.items()}}
+
+    one = {"cap": 20.0, "systems": ["listcolor", "sat", "cpsat"], "rows": {
+        "x": row("adjacent", listcolor=0.002, sat=0.05, cpsat=0.04),
+        "y": row("adjacent", listcolor=0.04, sat=0.2, cpsat=0.3)}}
+    two = {"cap": 20.0, "systems": ["listcolor", "sat", "cpsat"], "rows": {
+        "y": row("adjacent", listcolor=0.03, sat=0.2, cpsat=0.1),  # the later row wins
+        "z": row("kropki", listcolor=0.5, sat=0.4, cpsat=0.2)}}
+    paths = []
+    for i, data in enumerate((one, two)):
+        paths.append(str(tmp_path / f"hard-{i}.json"))
+        with open(paths[-1], "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
+    merged = hard.load_data(paths)
+    assert sorted(merged["rows"]) == ["x", "y", "z"] and merged["rows"]["y"]["runs"]["listcolor"]["s"] == 0.03
+    table = hard.write_choices(merged, str(tmp_path / "choices.json"))
+    small = next(r for r in table["rules"] if r["name"] == "small")
+    assert [m["backend"] for m in small["members"]] == ["listcolor", "cpsat"]
+    assert small["when"] == {"max_cells": 256} and small["stagger"] == 0.0
+    assert small["first_try_s"] == 0.05  # a quarter of cpsat's win (0.2 s), not 2 x 0.03 s
+    assert table["rules"][0]["name"] == "enumerate"
+
+
 # ------------------------------------------------------- the first try in this process
 def _no_portfolio(self, *args, **kwargs):
     raise AssertionError("a portfolio started (a fork) for a board its first member settles")
@@ -308,19 +337,49 @@ def test_a_small_board_costs_no_fork(monkeypatch):
         assert result.status is Status.SAT and not verify(board, result.solutions[0])
 
 
-def test_a_board_the_first_try_does_not_settle_goes_to_the_portfolio(monkeypatch):
-    calls = []
-    portfolio = auto.AutoBackend._portfolio
-
-    def spy(self, *args, **kwargs):
-        calls.append(args[1])
-        return portfolio(self, *args, **kwargs)
-
-    monkeypatch.setattr(auto.AutoBackend, "_portfolio", spy)
+@needs_proc
+def test_a_board_the_first_try_does_not_settle_races_a_forked_second_member(monkeypatch):
+    # the first member keeps searching here; the second one is forked once the
+    # budget is out (one child, not two), and is stopped when the first answers
+    if auto.first_try_budget(auto.Member("listcolor"), build_model(latin_square(4)), None) is None:
+        pytest.skip("listcolor's compiled core is not built here")
+    monkeypatch.setattr(auto.AutoBackend, "_portfolio", _no_portfolio)
     monkeypatch.setattr(auto, "FIRST_TRY_BUDGET_S", 1e-9)  # over before it starts
-    result = get_backend("auto").solve(build_model(latin_square(4)), limit=None, workers=2)
+    result = get_backend("auto").solve(build_model(latin_square(4)), limit=None, workers=2,
+                                       stagger=0)
     assert result.n_solutions == 576 and result.exhausted and "member_errors" not in result.stats
-    assert [[m.backend for m in members] for members in calls] == [["listcolor", "cpsat"]]
+    assert result.stats["portfolio"] == ["listcolor", "cpsat"]
+    assert result.stats["answered_by"] in ("listcolor", "cpsat")
+    assert children() == []
+
+
+@needs_proc
+def test_the_member_here_stops_when_the_forked_one_wins(monkeypatch):
+    from futocp.backends import listcolor
+
+    stopped = []
+
+    def slow(self, model, limit, time_limit, seed, options):  # listcolor that never ends
+        end = time.perf_counter() + 20
+        while time.perf_counter() < end:
+            test = listcolor._STOP.get()
+            if test is not None and test():
+                stopped.append(True)
+                break
+            time.sleep(0.001)
+        return self.outcome([], False, limit, {})
+
+    if auto.first_try_budget(auto.Member("listcolor"), build_model(latin_square(4)), None) is None:
+        pytest.skip("listcolor's compiled core is not built here")
+    monkeypatch.setattr(listcolor.ListcolorBackend, "_solve", slow)
+    monkeypatch.setattr(auto, "FIRST_TRY_BUDGET_S", 1e-9)
+    board = BOARDS["futoshiki"]
+    t0 = time.perf_counter()
+    result = get_backend("auto").solve(build_model(board), workers=2, time_limit=30)
+    assert time.perf_counter() - t0 < 15 and stopped == [True]
+    assert result.status is Status.SAT and not verify(board, result.solutions[0])
+    assert result.stats["answered_by"] == "sat" and result.stats["portfolio"] == ["listcolor", "sat"]
+    assert children() == []
 
 
 def test_the_first_try_is_for_small_models_of_listcolor_only():
@@ -358,14 +417,15 @@ def test_rules_give_their_stagger_and_the_option_overrides_it(monkeypatch):
         auto.AutoBackend.parse_options({"stagger": "-2"})
     calls = []
 
-    def spy(self, model, members, limit, deadline, seed, memory_limit, stagger):
-        calls.append(([m.backend for m in members], stagger))
+    def spy(self, model, first, others, limit, deadline, seed, stagger, budget):
+        calls.append(([first.backend, *(m.backend for m in others())], stagger))
         return auto._Run(), []
 
-    monkeypatch.setattr(auto.AutoBackend, "_portfolio", spy)
+    monkeypatch.setattr(auto.AutoBackend, "_race_here", spy)
     monkeypatch.setattr(auto, "FIRST_TRY_BUDGET_S", 1e-9)  # over before it starts
     model = build_model(BOARDS["futoshiki"])
-    if all(auto._eligible(auto.Member(n), model) for n in ("listcolor", "sat")):
+    if all(auto._eligible(auto.Member(n), model) for n in ("listcolor", "sat")) and \
+            auto.first_try_budget(auto.Member("listcolor"), model, None) is not None:
         get_backend("auto").solve(model, workers=2)
         get_backend("auto").solve(model, workers=2, stagger=0.25)
         assert calls == [(["listcolor", "sat"], 0.0), (["listcolor", "sat"], 0.25)]
@@ -386,7 +446,7 @@ def test_a_rule_gives_its_first_try_budget():
     small = build_model(latin_square(4))
     budget = auto.first_try_budget(auto.Member("listcolor"), small, None,
                                    "qwh-order-1-35-holes")
-    plain = auto.first_try_budget(auto.Member("listcolor"), small, None, "small")
+    plain = auto.first_try_budget(auto.Member("listcolor"), small, None, "default")
     if budget is not None:  # None: the compiled core is not built
         table = {r["name"]: r for r in auto.load_choices()["rules"]}
         assert budget == table["qwh-order-1-35-holes"]["first_try_s"]

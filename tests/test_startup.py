@@ -19,6 +19,17 @@ def _run(code: str) -> str:
                           check=True).stdout
 
 
+def _loaded_after(backend: str) -> list[str]:
+    """futocp's modules (and ``statistics``) loaded by one ``futocp solve`` of a 4x4 id."""
+    out = _run("import sys\n"
+               "from futocp.cli import main\n"
+               "assert main(['solve', '--puzzle', '4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,',"
+               f" '--backend', {backend!r}, '--quiet']) == 0\n"
+               "print(sorted(m for m in sys.modules if m.startswith('futocp.') or m == 'statistics'))\n")
+    loaded: list[str] = eval(out.strip().splitlines()[-1])  # noqa: S307 - our own printed list
+    return loaded
+
+
 def test_every_public_name_resolves() -> None:
     for name in futocp.__all__:
         assert getattr(futocp, name) is not None, name
@@ -37,17 +48,22 @@ def test_import_futocp_loads_nothing_else_until_used() -> None:
 
 
 def test_solving_with_listcolor_imports_no_other_backend_nor_command_group() -> None:
-    out = _run("import sys\n"
-               "from futocp.cli import main\n"
-               "assert main(['solve', '--puzzle', '4:0R,0,0,0L,0,0,0,0U,0,0,0,3,0,0,3,0,',"
-               " '--backend', 'listcolor', '--quiet']) == 0\n"
-               "print(sorted(m for m in sys.modules if m.startswith('futocp.')))\n")
-    loaded = eval(out.strip().splitlines()[-1])  # noqa: S307 - our own printed list
+    loaded = _loaded_after("listcolor")
     assert "futocp.backends.listcolor" in loaded
     for other in ("cpsat", "sat", "mip", "anneal", "auto"):
         assert f"futocp.backends.{other}" not in loaded
     for group in COMMAND_GROUPS[1:]:
         assert f"futocp.cli.{group}" not in loaded
+
+
+def test_one_board_with_cpsat_imports_neither_listcolor_nor_the_batch_path() -> None:
+    # the batch API (and with it listcolor) is for collections; the puzzles module
+    # for --command-time-limit; statistics for a collection's summary
+    pytest.importorskip("ortools")
+    loaded = _loaded_after("cpsat")
+    assert "futocp.backends.cpsat" in loaded
+    for lazy in ("futocp.batch", "futocp.backends.listcolor", "futocp.puzzles", "statistics"):
+        assert lazy not in loaded
 
 
 def test_the_registry_is_a_mapping_that_imports_on_use(monkeypatch) -> None:

@@ -26,12 +26,19 @@ gives a ranked list of *members* (a backend and its options).
   definitively, the answer is the best partial one (most verified
   solutions), else ``unknown`` with the members' reasons.
 
-With ``workers`` above 1, the first member may first try alone in this process
-for a few milliseconds (:func:`first_try_budget`: ``listcolor`` with its
-compiled core, on a model of up to :data:`FIRST_TRY_MAX_LITERALS` cells x
-values): a board it settles then costs no fork, and the other members' solver
-packages are not even imported; a board it does not settle within the budget
-goes to the race as above (only the budget is lost).
+With ``workers`` above 1, when the first member is ``listcolor`` with its
+compiled core on a model of up to :data:`FIRST_TRY_MAX_LITERALS` cells x
+values and no memory limit asks for child processes (:func:`first_try_budget`),
+it searches in this process from the start and only the other members are
+forked: the k-th member (k >= 2) ``max(budget, (k - 1) * stagger)`` seconds
+after the start, where ``budget`` is the first try's (the rule's ``first_try_s``,
+measured). A board it settles within the budget costs no fork, and the
+other members' solver packages are not even imported (a forked member imports
+its own, and says from its process when it cannot run); otherwise its search
+goes on beside the children (issue 25: one child, not two, and no search
+started again) and polls their pipes with its deadline
+(:func:`futocp.backends.listcolor.stop_when`): it stops as soon as one of them
+wins, and when it ends without a definitive answer the children go on.
 
 A member is *eligible* when its package is installed, it is complete, and it
 takes the model (its capabilities, its size cap). The stats are the winner's,
@@ -53,7 +60,7 @@ import functools
 import json
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -194,14 +201,19 @@ def load_choices(path: Path | str | None = None) -> dict[str, Any]:
     return _read_choices(str(where), mtime)
 
 
-def _eligible(member: Member, model: Model) -> bool:
+def _eligible(member: Member, model: Model, check: bool = True) -> bool:
+    """Whether ``member`` may run on ``model``: a complete backend whose options parse,
+    installed and taking the model (``check``; without it, its solver package is not
+    imported here: a member forked without the check says so from its process)."""
     from . import REGISTRY
 
     cls = REGISTRY.get(member.backend)
-    if cls is None or cls is AutoBackend or not cls.complete or cls.available() is not True:
+    if cls is None or cls is AutoBackend or not cls.complete or (
+            check and cls.available() is not True):
         return False
     try:
-        cls().check(model)
+        if check:
+            cls().check(model)
         cls.parse_options(dict(member.options))
     except FutocpError:
         return False
@@ -209,12 +221,13 @@ def _eligible(member: Member, model: Model) -> bool:
 
 
 def choose(model: Model, limit: int | None, table: Mapping[str, Any] | None = None,
-           need: int | None = None) -> tuple[list[Member], str]:
+           need: int | None = None, check: bool = True) -> tuple[list[Member], str]:
     """The eligible members for ``model``, best first (at most ``need``: the others
     are not looked at, so that their solver packages are not imported), and the
     name of the rule that gave them: the first rule whose conditions hold and
     which has an eligible member. Empty (rule ``fallback``) when no rule has
-    one: see :func:`fallbacks`."""
+    one: see :func:`fallbacks`. ``check=False``: the members' packages are not imported
+    to check them (:func:`_eligible`)."""
     table = load_choices() if table is None else table
     feats = features(model, limit)
     for rule in table.get("rules", ()):
@@ -224,7 +237,7 @@ def choose(model: Model, limit: int | None, table: Mapping[str, Any] | None = No
                 member = Member(m["backend"], tuple(sorted(m.get("options", {}).items())))
                 if need is not None and len(out) >= need:
                     break
-                if member not in out and _eligible(member, model):
+                if member not in out and _eligible(member, model, check):
                     out.append(member)
             if out:
                 return out, str(rule.get("name", "?"))
@@ -384,6 +397,117 @@ class _Run:
         return False
 
 
+_POLL_S = 0.002
+"""Seconds between two looks at the children's pipes from the in-process member's
+stop test (which the compiled core calls every 16 nodes): a pipe poll is a system
+call, the clock is not."""
+
+
+class _Race:
+    """Members in forked processes, started on a schedule, and what they answered.
+
+    :meth:`wait` blocks until one wins (or all ended, or the deadline passed);
+    :meth:`tick` is the non-blocking form an in-process member's search polls
+    (True: stop, a child won or the deadline passed).
+    """
+
+    def __init__(self, model: Model, members: Callable[[], Sequence[Member]], limit: int | None,
+                 deadline: Deadline, seed: int | None, memory_limit: float | None,
+                 starts: Callable[[int], float]) -> None:
+        self.model, self.limit = model, limit
+        self.deadline, self.seed, self.memory_limit = deadline, seed, memory_limit
+        self._pick: Callable[[], Sequence[Member]] | None = members
+        self._members: list[Member] = []
+        self.t0 = time.perf_counter()
+        self._starts = starts
+        self.run = _Run()
+        self.started: list[Member] = []
+        self.members_of: dict[Child, Member] = {}
+        self.waiting: list[Child] = []
+        self.next_poll = 0.0
+        self.end = None if deadline.end is None else deadline.end + KILL_GRACE_S + 0.2
+
+    @property
+    def members(self) -> list[Member]:
+        """The members to start (chosen when first asked: their packages are imported then)."""
+        if self._pick is not None:
+            self._members, self._pick = list(self._pick()), None
+        return self._members
+
+    def due(self) -> float:
+        """When the next member is due to start (``inf``: none is left)."""
+        k = len(self.started)
+        return self.t0 + self._starts(k) if k < len(self.members) else float("inf")
+
+    def _start_due(self, now: float) -> None:
+        """Start the members that are due (the next one at once when none is running);
+        none where this platform cannot fork (the first call of
+        :func:`~futocp.procs.fork_available` costs milliseconds: asked only here)."""
+        if not fork_available():
+            return
+        while len(self.started) < len(self.members):
+            left = self.deadline.remaining()
+            if (left is not None and left <= 0.05) or (self.waiting and now < self.due()):
+                return
+            member = self.members[len(self.started)]
+            self.started.append(member)
+            try:
+                child = start(_member_main, (member, self.model, self.limit, left, self.seed,
+                                             self.memory_limit),
+                              name=f"futocp-auto-{member.backend}", method="fork")
+            except OSError as exc:  # no process to be had: the others carry on
+                self.run.errors.append(f"{member.label}: could not start: {exc}")
+                continue
+            self.members_of[child] = member
+            self.waiting.append(child)
+
+    def _hear(self, timeout: float | None) -> bool:
+        """Take the answers of the children that have one (waiting at most ``timeout``
+        seconds); True when one wins."""
+        for child in wait_any(self.waiting, timeout):
+            self.waiting.remove(child)
+            if AutoBackend._heard(self.model, self.run, self.members_of[child], child,
+                                  self.limit):
+                return True
+        return False
+
+    def tick(self) -> bool:
+        """The in-process member's stop test: start what is due, look at the pipes (at
+        most every :data:`_POLL_S`); True once a child won or the deadline passed."""
+        if self.run.winner is not None or self.deadline.expired():
+            return True
+        now = time.perf_counter()
+        if now < self.next_poll:
+            return False
+        self.next_poll = now + _POLL_S
+        if now >= self.t0 + self._starts(len(self.started)):  # members chosen no sooner
+            self._start_due(now)
+        return bool(self.waiting) and self._hear(0)
+
+    def wait(self) -> None:
+        """Until a member wins, every started one ended, or the deadline (and its grace)
+        passed."""
+        while self.run.winner is None:
+            now = time.perf_counter()
+            self._start_due(now)
+            if not self.waiting:
+                return
+            if self.end is not None and now >= self.end:
+                self.run.reasons.append(f"time limit of {self.deadline.seconds:g} s reached "
+                                        "(the members were stopped)")
+                return
+            timeout = None if self.end is None else self.end - now
+            if self.due() < float("inf"):
+                timeout = (self.due() - now) if timeout is None else min(timeout,
+                                                                          self.due() - now)
+            if self._hear(None if timeout is None else max(0.0, timeout)):
+                return
+
+    def stop(self) -> None:
+        """Kill and reap every child started."""
+        stop_all(list(self.members_of))
+
+
 class AutoBackend(Backend):
     """Picks backends by the instance's features (measured table) and runs a portfolio."""
 
@@ -423,8 +547,8 @@ class AutoBackend(Backend):
         first = self._members(model, 1, opts)[0][0]
         return get_backend(first.backend).compile(model, **dict(first.options))
 
-    def _members(self, model: Model, limit: int | None, opts: dict[str, Any]
-                 ) -> tuple[list[Member], str]:
+    def _members(self, model: Model, limit: int | None, opts: dict[str, Any],
+                 check: bool = True) -> tuple[list[Member], str]:
         if opts["members"]:
             from . import REGISTRY
 
@@ -433,10 +557,10 @@ class AutoBackend(Backend):
                 if m.backend not in REGISTRY or m.backend == self.name:
                     raise UsageError(f"auto member {m.backend!r} is not a backend")
                 REGISTRY[m.backend].parse_options(dict(m.options))
-            chosen = [m for m in members if _eligible(m, model)]
+            chosen = [m for m in members if _eligible(m, model, check)]
             rule = "members option"
         else:
-            chosen, rule = choose(model, limit, need=opts["workers"])
+            chosen, rule = choose(model, limit, need=opts["workers"], check=check)
             if not chosen:
                 chosen = fallbacks(model, limit, [])
         if not chosen:
@@ -449,41 +573,37 @@ class AutoBackend(Backend):
                seed: int | None, options: dict[str, Any]) -> Result:
         deadline = Deadline(time_limit)
         memory_limit = active_limits().memory_limit
-        if options["workers"] > 1:  # before a portfolio, its first member alone, if it is quick
-            first, rule = self._members(model, limit, {**options, "workers": 1})
-            quick = self._first_try(model, first[0], limit, deadline, seed, memory_limit, rule)
-            if quick is not None:  # answered in this process: no fork, no other member imported
-                return self._answer(model, quick, first[:1], rule, time_limit, deadline)
-        members, rule = self._members(model, limit, options)
-        side_by_side = min(options["workers"], len(members))
-        if side_by_side > 1 and fork_available():
-            stagger = options["stagger"] if options["stagger"] >= 0 else rule_stagger(rule)
-            run, ran = self._portfolio(model, members[:side_by_side], limit, deadline, seed,
-                                       memory_limit, stagger)
-            if run.stuck():
-                more = fallbacks(model, limit, ran)  # every member failed: the others, in turn
-                if more and not deadline.expired():
-                    again, more_ran = self._in_turn(model, more, limit, deadline, seed,
-                                                    memory_limit, fallback=True)
-                    again.errors[:0] = run.errors
-                    run, ran = again, ran + more_ran
-        else:
-            run, ran = self._in_turn(model, members, limit, deadline, seed, memory_limit)
-        return self._answer(model, run, ran, rule, time_limit, deadline)
+        workers = options["workers"]
+        first, rule = self._members(model, limit, {**options, "workers": 1})
+        budget = first_try_budget(first[0], model, memory_limit, rule)
+        stagger = options["stagger"] if options["stagger"] >= 0 else rule_stagger(rule)
+        if workers > 1 and budget is not None:  # fork_available(): once a fork is due
+            def others() -> list[Member]:  # looked at once the first has had its budget,
+                # unchecked: importing a solver package here would stall the search here
+                members = self._members(model, limit, {**options, "workers": None},
+                                        check=False)[0]
+                return [m for m in members if m != first[0]][:workers - 1]
 
-    def _first_try(self, model: Model, member: Member, limit: int | None, deadline: Deadline,
-                   seed: int | None, memory_limit: float | None, rule: str) -> _Run | None:
-        """``member`` alone in this process for :func:`first_try_budget` seconds: its run
-        when it answered definitively, else None (the members then run as chosen; only
-        the budget is lost)."""
-        budget = first_try_budget(member, model, memory_limit, rule)
-        if budget is None:
-            return None
-        left = deadline.remaining()
-        run, _ = self._in_turn(model, [member], limit,
-                               Deadline(budget if left is None else min(budget, left)), seed,
-                               memory_limit, fallback=True)
-        return run if run.winner is not None else None
+            run, ran = self._race_here(model, first[0], others, limit, deadline, seed,
+                                       stagger, budget)
+        else:
+            members, rule = self._members(model, limit, options)
+            side_by_side = min(workers, len(members))
+            if side_by_side > 1 and fork_available():
+                run, ran = self._portfolio(model, members[:side_by_side], limit, deadline, seed,
+                                           memory_limit, stagger)
+            else:
+                return self._answer(model, *self._in_turn(model, members, limit, deadline, seed,
+                                                          memory_limit), rule, time_limit,
+                                    deadline)
+        if run.stuck():
+            more = fallbacks(model, limit, ran)  # every member failed: the others, in turn
+            if more and not deadline.expired():
+                again, more_ran = self._in_turn(model, more, limit, deadline, seed,
+                                                memory_limit, fallback=True)
+                again.errors[:0] = run.errors
+                run, ran = again, ran + more_ran
+        return self._answer(model, run, ran, rule, time_limit, deadline)
 
     def _in_turn(self, model: Model, members: Sequence[Member], limit: int | None,
                  deadline: Deadline, seed: int | None, memory_limit: float | None,
@@ -527,46 +647,42 @@ class AutoBackend(Backend):
         """Every member in its own forked process, the k-th one started ``k * stagger``
         seconds after the first (unless the first ones are over before); the first
         definitive answer wins. Returns what they answered and the members started."""
-        run = _Run()
-        members_of: dict[Child, Member] = {}
-        started: list[Member] = []
-        t0 = time.perf_counter()
-        end = None if deadline.end is None else deadline.end + KILL_GRACE_S + 0.2
-
-        def start_member(member: Member) -> Child:
-            child = start(_member_main, (member, model, limit, deadline.remaining(), seed,
-                                         memory_limit),
-                          name=f"futocp-auto-{member.backend}", method="fork")
-            members_of[child] = member
-            started.append(member)
-            return child
-
+        race = _Race(model, lambda: members, limit, deadline, seed, memory_limit,
+                     lambda k: k * stagger)
         try:
-            waiting: list[Child] = []
-            while run.winner is None:
-                left = deadline.remaining()
-                if len(started) < len(members) and (left is None or left > 0.05) and (
-                        not waiting or time.perf_counter() >= t0 + len(started) * stagger):
-                    waiting.append(start_member(members[len(started)]))
-                    continue
-                if not waiting:
-                    break
-                now = time.perf_counter()
-                if end is not None and now >= end:
-                    run.reasons.append(f"time limit of {deadline.seconds:g} s reached "
-                                       "(the members were stopped)")
-                    break
-                timeout = None if end is None else end - now
-                if len(started) < len(members):
-                    due = t0 + len(started) * stagger - now
-                    timeout = due if timeout is None else min(timeout, due)
-                for child in wait_any(waiting, timeout):
-                    waiting.remove(child)
-                    if self._heard(model, run, members_of[child], child, limit):
-                        break
+            race.wait()
         finally:
-            stop_all(list(members_of))
-        return run, started
+            race.stop()
+        return race.run, race.started
+
+    def _race_here(self, model: Model, first: Member, others: Callable[[], Sequence[Member]],
+                   limit: int | None, deadline: Deadline, seed: int | None,
+                   stagger: float, budget: float) -> tuple[_Run, list[Member]]:
+        """``first`` (``listcolor``) searches in this process from the start; the k-th
+        of ``others`` starts in a forked process ``max(budget, k * stagger)`` seconds
+        after it (never, when ``first`` answers before). The search here polls the
+        children's pipes with its deadline and stops once one of them wins; when it
+        ends without a definitive answer, the children go on. One fork per other
+        member, none on a board ``first`` settles within ``budget``."""
+        from .listcolor import stop_when
+
+        race = _Race(model, others, limit, deadline, seed, None,
+                     lambda k: max(budget, (k + 1) * stagger))
+        try:
+            with stop_when(race.tick):
+                here, _ = self._in_turn(model, [first], limit, deadline, seed, None,
+                                        fallback=True)
+            race.run.errors.extend(here.errors)
+            if race.run.winner is None:
+                won = here.winner or (here.partial if here.partial and here.partial[1].solutions
+                                      else None)
+                if won is not None and not race.run.take(model, *won, limit):
+                    race.run.reasons.extend(here.reasons)
+                if race.run.winner is None and not deadline.expired():
+                    race.wait()
+        finally:
+            race.stop()
+        return race.run, [first, *race.started]
 
     @staticmethod
     def _heard(model: Model, run: _Run, member: Member, child: Child, limit: int | None) -> bool:

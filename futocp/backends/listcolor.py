@@ -21,10 +21,12 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -57,7 +59,7 @@ except ImportError:  # pragma: no cover - depends on the build
 
 __all__ = ["ListcolorBackend", "ListcolorProgram", "LABEL_SETS", "compile_program", "make_propagator",
            "make_plain_brancher", "make_lookahead_brancher", "settle", "Child", "Probe",
-           "WEIGHTS", "core_available", "core_fallback", "BUILD_HINT"]
+           "WEIGHTS", "core_available", "core_fallback", "BUILD_HINT", "stop_when"]
 
 
 _MAX_STACK_BYTES = 4_000_000_000  # worst-case search stack a model may need
@@ -141,7 +143,9 @@ class ListcolorBackend(Backend):
         fallback = core_fallback(prog) if options["core"] != "python" else "core=python"
         t1 = time.perf_counter()
         if workers == 1 or not fork_available():
-            search = _Search(prog, limit, deadline.expired, **settings)
+            stop = _STOP.get()
+            expired = deadline.expired if stop is None else (lambda: deadline.expired() or stop())
+            search = _Search(prog, limit, expired, **settings)
             finished = search.run()
             solutions, stats = search.solutions, search.counts()
         else:
@@ -152,6 +156,22 @@ class ListcolorBackend(Backend):
             stats["core_fallback"] = fallback
         out = {"encode_s": t1 - t0, "solve_s": time.perf_counter() - t1, **stats}
         return self.outcome(solutions, finished, limit, out)
+
+
+_STOP: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar(
+    "futocp_listcolor_stop", default=None)
+
+
+@contextlib.contextmanager
+def stop_when(test: Callable[[], bool]) -> Iterator[None]:
+    """Within the block, a sequential search in this process also stops once ``test()``
+    is true, polled with its deadline (every few nodes): ``auto`` stops its in-process
+    member this way when a member in another process has answered."""
+    token = _STOP.set(test)
+    try:
+        yield
+    finally:
+        _STOP.reset(token)
 
 
 _SEARCH_OPTIONS = ("lookahead", "weight", "branching", "hidden_singles", "core")

@@ -22,6 +22,7 @@ this module runs a command and turns errors into exit codes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -37,9 +38,7 @@ from ..errors import (
     UsageError,
     did_you_mean,
 )
-from ..families import get_family
 from ..procs import signals_as_interrupt
-from ..puzzles import time_limited
 from .common import (
     EXIT_CODES,
     EXIT_ERROR,
@@ -78,6 +77,8 @@ def _check_names(args: argparse.Namespace) -> None:
                          f"(known: {', '.join(REGISTRY)})")
     name = getattr(args, "family", None)
     if isinstance(name, str):
+        from ..families import get_family
+
         get_family(name)  # an unknown name: "did you mean", and the known ones
 
 
@@ -111,6 +112,16 @@ def _command_of(argv: Sequence[str] | None) -> str | None:
     return first
 
 
+def _time_limited(seconds: float | None) -> contextlib.AbstractContextManager[None]:
+    """:func:`futocp.puzzles.time_limited` when the command has a time limit (the module
+    is imported then only: a solve without one does not need it)."""
+    if seconds is None:
+        return contextlib.nullcontext()
+    from ..puzzles import time_limited
+
+    return time_limited(seconds)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (:data:`EXIT_CODES`)."""
     parser = build_parser(_command_of(argv))
@@ -121,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "limit", 1) is not None and getattr(args, "limit", 1) < 1:
             raise UsageError("--limit must be at least 1")
         _check_names(args)
-        with signals_as_interrupt(), time_limited(getattr(args, "command_time_limit", None)):
+        with signals_as_interrupt(), _time_limited(getattr(args, "command_time_limit", None)):
             return func(args)  # SIGTERM/SIGHUP clean up as Ctrl-C does
     except FutocpError as exc:  # one line on stderr, no traceback
         words, code = next((w, c) for kind, w, c in _ENDINGS if isinstance(exc, kind))

@@ -16,7 +16,6 @@ from typing import Any
 from .. import __version__
 from ..backends import REGISTRY
 from ..errors import UsageError, did_you_mean
-from ..families import list_families
 from .common import EXIT_CODES, EXIT_OK
 
 __all__ = ["build_parser", "COMMAND_GROUPS", "DESCRIPTION", "EXAMPLES", "COMMON_HELP"]
@@ -169,6 +168,8 @@ def _complete_backends(prefix: str, **_: Any) -> list[str]:
 
 
 def _complete_families(prefix: str, **_: Any) -> list[str]:
+    from ..families import list_families
+
     return [f.name for f in list_families() if f.name.startswith(prefix)]
 
 

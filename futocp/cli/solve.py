@@ -6,17 +6,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .. import formats
 from ..api import DEFAULT_BACKEND, solve
 from ..backends import REGISTRY
-from ..batch import solve_many
 from ..board import Board
 from ..errors import UsageError
 from ..model import build_model
@@ -48,6 +46,8 @@ def collection_summary(records: Sequence[dict[str, Any]], elapsed_s: float) -> d
     ``elapsed_s`` is the whole run (solving and verifying) and
     ``puzzles_per_s`` = instances / ``elapsed_s``.
     """
+    import statistics  # here: not on the path of one board
+
     walls = [r["stats"]["wall_s"] if "stats" in r else r["wall_s"] for r in records]
     statuses = [r["status"] for r in records]
     return {"instances": len(records), "sat": statuses.count("sat"),
@@ -178,10 +178,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         options["log"] = "true"  # the backend's own search log (on stderr)
     records, failed, unfinished = [], [], 0
     start = time.perf_counter()
-    batch = iter(solve_many([b for _, b in instances], limit=limit, **options)
-                 if collection and args.backend == "listcolor" and not args.verbose
-                 and args.time_limit is None and args.seed is None and args.filtering == "lists"
-                 and args.memory_limit is None else ())  # a collection in one call of C
+    batch: Iterator[Result] = iter(())
+    if collection and args.backend == "listcolor" and not args.verbose and args.time_limit is None \
+            and args.seed is None and args.filtering == "lists" and args.memory_limit is None:
+        from ..batch import solve_many  # a collection in one call of C
+
+        batch = iter(solve_many([b for _, b in instances], limit=limit, **options))
     for name, board in instances:
         if args.verbose:
             _describe_model(name, board, args.filtering)

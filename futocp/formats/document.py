@@ -21,16 +21,14 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable
 from typing import Any
 
-import yaml
-
 from ..board import Board
 from ..errors import BoardError, InputError
-from ..yamlsafe import BoundedLoader
 from .base import Format
 from .limits import MAX_DEPTH, MAX_INT_DIGITS, empty, excerpt
 from .limits import clip as _clip
@@ -38,8 +36,14 @@ from .schema import Path, SchemaError, from_data, to_data
 
 __all__ = ["JSON", "YAML", "locate", "MAX_NODES"]
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_HAS_C = _Loader is not yaml.SafeLoader
+
+@functools.cache
+def _loader() -> Any:
+    """PyYAML's C loader when it is built, else the pure-Python one (PyYAML is imported
+    on the first YAML document: a JSON file never pays for it)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_NODES = 300_000
 """Most values (scalars, lists and mappings) a YAML document may hold: PyYAML reads
@@ -61,8 +65,10 @@ def locate(text: str, path: Path) -> tuple[int, int] | None:
     # open collections: [path (None inside a key), is a mapping, next is a key, pending key, index]
     stack: list[list[Any]] = []
     event: Any
+    import yaml
+
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=_loader()):
             if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 done = stack.pop()[0]
                 if done is not None and best is not None and len(done) < len(target) \
@@ -207,7 +213,11 @@ def _loads_json(text: str, source: str) -> list[Board]:
 
 
 # ------------------------------------------------------------------ YAML
-_RESOLVER = yaml.resolver.Resolver()
+@functools.cache
+def _resolver() -> Any:
+    import yaml
+
+    return yaml.resolver.Resolver()
 
 
 def _refuse(message: str, mark: Any, source: str) -> InputError:
@@ -220,13 +230,16 @@ def _check_events(text: str, source: str) -> None:
 
     The walk stops at the first problem, so a hostile file costs little.
     """
+    import yaml
+
     depth = nodes = 0
     scalar, seq, mapping = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent
     ends = {yaml.SequenceEndEvent, yaml.MappingEndEvent}
     # one entry per open collection: None for a list, else [keys seen, next node is a key]
     open_: list[list[Any] | None] = [None]
     event: Any
-    for event in yaml.parse(text, Loader=_Loader):
+    resolver = _resolver()
+    for event in yaml.parse(text, Loader=_loader()):
         kind = type(event)
         if kind in ends:
             depth -= 1
@@ -254,7 +267,7 @@ def _check_events(text: str, source: str) -> None:
                 parent[0].add(event.value)
             parent[1] = not parent[1]
         if kind is scalar:
-            if len(event.value) > MAX_INT_DIGITS and tag is None and _RESOLVER.resolve(
+            if len(event.value) > MAX_INT_DIGITS and tag is None and resolver.resolve(
                     yaml.ScalarNode, event.value, event.implicit) == _INT_TAG:
                 digits = sum(ch in "0123456789abcdefABCDEF" for ch in event.value)
                 if digits > MAX_INT_DIGITS:
@@ -268,9 +281,15 @@ def _check_events(text: str, source: str) -> None:
 
 
 def _loads_yaml(text: str, source: str) -> list[Board]:
+    import yaml
+
+    from ..yamlsafe import BoundedLoader
+
+    loader = _loader()
     try:
         _check_events(text, source)
-        doc = yaml.load(text, Loader=_Loader if _HAS_C else BoundedLoader)  # noqa: S506
+        doc = yaml.load(text, Loader=loader if loader is not yaml.SafeLoader  # noqa: S506
+                        else BoundedLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -303,29 +322,35 @@ def _dumps_json(board: Board) -> str:
     return _compact(to_data(board)) + "\n"
 
 
-class _Dumper(yaml.SafeDumper):
-    """Block style for documents, flow style for rows and for lists of coordinates."""
+@functools.cache
+def _dumper() -> Any:
+    """PyYAML's safe dumper, block style for documents, flow style for rows and for
+    lists of coordinates."""
+    import yaml
 
-    def represent_list(self, data: Iterable[Any]) -> yaml.SequenceNode:
-        items = list(data)
+    class Dumper(yaml.SafeDumper):
+        def represent_list(self, data: Iterable[Any]) -> yaml.SequenceNode:
+            items = list(data)
 
-        def flat(x: Any) -> bool:
-            return not isinstance(x, (list, dict))
+            def flat(x: Any) -> bool:
+                return not isinstance(x, (list, dict))
 
-        def coords(x: Any) -> bool:  # [r, c]
-            return isinstance(x, list) and len(x) == 2 and all(map(flat, x))
+            def coords(x: Any) -> bool:  # [r, c]
+                return isinstance(x, list) and len(x) == 2 and all(map(flat, x))
 
-        inline = all(flat(x) for x in items) or (
-            len(items) == 2 and all(isinstance(x, list) and all(map(flat, x)) for x in items)
-        ) or all(coords(x) for x in items)  # a pair of cells, the cells of a cage
-        return self.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=inline)
+            inline = all(flat(x) for x in items) or (
+                len(items) == 2 and all(isinstance(x, list) and all(map(flat, x)) for x in items)
+            ) or all(coords(x) for x in items)  # a pair of cells, the cells of a cage
+            return self.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=inline)
 
-
-_Dumper.add_representer(list, _Dumper.represent_list)
+    Dumper.add_representer(list, Dumper.represent_list)
+    return Dumper
 
 
 def _dumps_yaml(board: Board) -> str:
-    return yaml.dump(to_data(board), Dumper=_Dumper, sort_keys=False, width=1000)
+    import yaml
+
+    return yaml.dump(to_data(board), Dumper=_dumper(), sort_keys=False, width=1000)
 
 
 def _sniff_json(text: str) -> bool:

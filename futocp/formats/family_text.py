@@ -29,14 +29,16 @@ Example:
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..board import Board
 from ..errors import BoardError, FutocpError, InputError, UsageError
-from ..families import Family, explicit_relations, get_family
 from .latin_grid import SQUARE_KINDS
 from .limits import MAX_GRID, MAX_INT_DIGITS, bad_param, excerpt, is_ascii_digits
 from .limits import clip as _clip
+
+if TYPE_CHECKING:
+    from ..families import Family
 
 __all__ = ["format_family_text", "parse_family_text", "is_family_header"]
 
@@ -45,6 +47,8 @@ _TOKEN = re.compile(r"[^\s|]+")
 
 
 def _family_of(board: Board) -> Family:
+    from ..families import get_family  # the families' YAML is read on first use
+
     try:
         fam = get_family(board.kind)
         base = fam.template(dict(board.params))
@@ -68,6 +72,8 @@ def format_family_text(board: Board) -> str:
         UsageError: for boards that are no family's, or have relations (but those the
             family's ``complete`` rule derives).
     """
+    from ..families import explicit_relations
+
     fam = _family_of(board)
     rels = explicit_relations(board)
     if rels:
@@ -108,6 +114,8 @@ def is_family_header(line: str) -> bool:
     words = line.split()
     if not words or words[0] in SQUARE_KINDS:
         return False
+    from ..families import get_family
+
     try:
         get_family(words[0])
     except FutocpError:
@@ -150,6 +158,8 @@ def parse_family_text(text: str, source: str = "<string>") -> Board:
     if not content or not is_family_header(content[0][1]):
         raise InputError("the first line must name a family (e.g. 'sudoku box=3x3')", source,
                          content[0][0] if content else None, 1)
+    from ..families import get_family
+
     head_line, head = content[0]
     words = head.split()
     fam = get_family(words[0])

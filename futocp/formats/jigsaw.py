@@ -34,7 +34,6 @@ from typing import Any
 
 from ..board import Board
 from ..errors import BoardError, InputError, UsageError
-from ..families import family
 from .base import SNIFF_SAMPLE, Format, content_lines, mostly
 from .limits import MAX_INSTANCES, Collection, clip
 from .sudoku import MAX_SIDE, decode_label, encode_label, square_hint
@@ -97,6 +96,8 @@ def _puzzle(givens: tuple[int, int, str], regions: tuple[int, int, str], source:
                              rc + at + 1)
     grid = [list(rtext[r * n:(r + 1) * n]) for r in range(n)]
     try:
+        from ..families import family  # the families' YAML is read on first use
+
         return family("jigsaw", rows, regions=grid)
     except BoardError as exc:
         raise InputError(clip(str(exc)), source, gl, gc + 1) from None
