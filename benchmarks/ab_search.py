@@ -10,7 +10,9 @@ One measurement (``--json``) runs, in this process, on fixed instances:
 * ``bt``, ``fc``, ``mac``, ``colorfutoshiki``: three generated Futoshiki
   boards of order 8 (the seeds' generator, 24 inequalities, 10 givens, seeds
   0, 2, 3: a second or more for ``bt``; ``filtering="none"`` as the seeds
-  run them; the first solution).
+  run them; the first solution);
+* ``anneal paper``, ``anneal swap``: the same three boards, one run of at most
+  ``ANNEAL_MOVES`` moves of each kind (seed 1; ``nodes`` are the moves).
 
 Each metric is the sum of the node counters (``nodes``; the seeds'
 ``explored_nodes``) and the CPU seconds of this process in ``Backend.solve``
@@ -45,6 +47,7 @@ __all__ = ["measure", "main"]
 
 SEED_SEARCHES = ("bt", "fc", "mac", "colorfutoshiki")
 BOARD_SEEDS = (0, 2, 3)  # generated 8x8 boards the seed searches take a second or more on
+ANNEAL_MOVES = 200_000  # the move cap of one annealing run (about a second per board)
 
 
 def _timed(backend: str, models: list[Any], key: str, **options: Any) -> tuple[int, float]:
@@ -78,6 +81,9 @@ def measure(sudoku: int, qwh: int) -> dict[str, tuple[int, float]]:
              for s in BOARD_SEEDS]
     for name in SEED_SEARCHES:
         out[name] = _timed(name, seeds, "explored_nodes")
+    for move in ("paper", "swap"):
+        out[f"anneal {move}"] = _timed("anneal", seeds, "moves", seed=1, move=move,
+                                       moves=ANNEAL_MOVES)
     return out
 
 
