@@ -29,6 +29,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 from ..errors import UsageError
@@ -92,6 +93,13 @@ _KEEP = 32768  # tests: a run that shares work keeps a subtree that took this ma
 Windows = Sequence[tuple[int, int]]
 
 Arc = tuple[int, int, "tuple[int, ...] | None"]
+
+
+@lru_cache(maxsize=1 << 16)
+def _values_of(domain: int) -> tuple[int, ...]:
+    """The value indices of a domain, ascending (the propagating search's
+    candidates at a node: a few distinct domains, met again and again)."""
+    return tuple(_bits(domain))
 
 
 # ------------------------------------------------------------------ the program
@@ -298,7 +306,7 @@ class _Propagator:
     ``val[cell]`` is the value index of an assigned cell (givens included), -1
     for an unassigned one. Every change of a domain is recorded in ``trail``
     as ``(cell, old domain)`` when a trail is given. A method answers False on
-    a wipe-out (the domains must then be restored from the trail).
+    a wipe-out (the search then restores the domains from the trail).
     ``removed`` counts the values removed from other cells' domains,
     ``revisions`` the arcs taken from the AC-3 queue.
     """
@@ -319,27 +327,12 @@ class _Propagator:
         self.removed += (self.doms[cell] ^ new).bit_count()
         self.doms[cell] = new
 
-    def undo(self, mark: int) -> None:
-        """Restore the domains changed since the trail had length ``mark``."""
-        trail = self.trail
-        doms = self.doms
-        while len(trail) > mark:
-            cell, old = trail.pop()
-            doms[cell] = old
-
-    def assign(self, cell: int, value: int) -> None:
-        """Make ``{value}`` the domain of ``cell`` (not counted as removals)."""
-        bit = 1 << value
-        if self.doms[cell] != bit:
-            self.trail.append((cell, self.doms[cell]))
-            self.doms[cell] = bit
-
     def forward(self, cell: int, value: int, nary: bool = True) -> bool:
-        """Forward checking after ``cell`` takes ``value`` (``val`` already set)."""
+        """Forward checking after ``cell`` takes ``value`` (``val`` already set,
+        the domain already ``{value}``)."""
         prog = self.prog
         doms = self.doms
         val = self.val
-        self.assign(cell, value)
         bit = 1 << value
         for g in prog.cell_groups[cell]:
             for w in prog.groups[g]:
@@ -360,9 +353,8 @@ class _Propagator:
         return self._counts(cell, value, None) and (not nary or self._nary(cell, None))
 
     def nonbinary(self, cell: int, value: int, changed: list[int]) -> bool:
-        """The count and n-ary rules after ``cell`` takes ``value``; appends the
-        cells whose domain shrank to ``changed``."""
-        self.assign(cell, value)
+        """The count and n-ary rules after ``cell`` takes ``value`` (its domain
+        already ``{value}``); appends the cells whose domain shrank to ``changed``."""
         return self._counts(cell, value, changed) and self._nary(cell, changed)
 
     def _counts(self, cell: int, value: int, changed: list[int] | None) -> bool:
@@ -620,7 +612,10 @@ class _Hooks(NamedTuple):
         val: Per cell, its value index, or -1 while unassigned (givens hold
             theirs from the start); the hooks keep it.
         every: Tests between two polls of the clock and of the share.
-        cell_at: The cell visited at a depth (entered in depth order).
+        walk: The cells visited at the first depths (every cell, but with
+            ``select``: the givens).
+        select: ``mrv``: the cell visited at a depth, chosen on entering it
+            (depths in order); None: the walk.
         candidates: A cell's values, in the order tried, at the current node.
         take: ``take(cell, value)``: the test; True when ``cell`` takes
             ``value`` (assigned, and propagated by a propagating search),
@@ -633,7 +628,8 @@ class _Hooks(NamedTuple):
 
     val: list[int]
     every: int
-    cell_at: Callable[[int], int]
+    walk: tuple[int, ...]
+    select: Callable[[int], int] | None
     candidates: Callable[[int], Sequence[int]]
     take: Callable[[int, int], bool]
     release: Callable[[int], None]
@@ -731,40 +727,45 @@ def _check_hooks(prog: SearchProgram) -> _Hooks:
             assign(g, v)  # the givens are pre-stored
     mrv = prog.order == "mrv"
     return _Hooks(val=val, every=_CHECK_EVERY_COSTLY if mrv else _CHECK_EVERY,
-                  cell_at=select if mrv else walk.__getitem__,
+                  walk=walk, select=select if mrv else None,
                   candidates=[_bits(d) for d in prog.lists].__getitem__,
                   take=take, release=release, counted=dict)
 
 
 def _propagating_hooks(prog: SearchProgram) -> _Hooks:
     """The propagating search, FC or MAC: a value is propagated over the current
-    domains (a wipe-out refuses it), undone from the trail on the way back."""
+    domains (a wipe-out refuses it), undone from the trail on the way back. A
+    given takes its value, nothing propagated (that was done at the root)."""
     given = prog.given
     val = list(given)
     prop = _Propagator(prog, list(prog.lists), val, trail=[])
     propagate = prop.mac if prog.search == "mac" else prop.forward
     doms = prop.doms
     trail = prop.trail
-    undo = prop.undo
     marks = [0] * prog.n_cells  # per cell: the trail's length before its value
 
-    def candidates(v: int) -> Sequence[int]:
-        g0 = given[v]
-        return (g0,) if g0 >= 0 else _bits(doms[v])
+    def candidates(v: int) -> Sequence[int]:  # a given's domain is its value's
+        return _values_of(doms[v])
 
     def take(v: int, c: int) -> bool:
-        marks[v] = mark = len(trail)
+        marks[v] = len(trail)
         if given[v] >= 0:
             return True
         val[v] = c
+        bit = 1 << c
+        if doms[v] != bit:  # the domain {c}, not counted as removals
+            trail.append((v, doms[v]))
+            doms[v] = bit
         if propagate(v, c):
             return True
-        undo(mark)
-        val[v] = -1
+        release(v)
         return False
 
     def release(v: int) -> None:
-        undo(marks[v])
+        mark = marks[v]
+        while len(trail) > mark:
+            w, old = trail.pop()
+            doms[w] = old
         if given[v] < 0:
             val[v] = -1
 
@@ -773,7 +774,7 @@ def _propagating_hooks(prog: SearchProgram) -> _Hooks:
         prop.removed = prop.revisions = 0
         return out
 
-    return _Hooks(val=val, every=_CHECK_EVERY_COSTLY, cell_at=prog.walk.__getitem__,
+    return _Hooks(val=val, every=_CHECK_EVERY_COSTLY, walk=prog.walk, select=None,
                   candidates=candidates, take=take, release=release, counted=counted)
 
 
@@ -787,11 +788,11 @@ def _drive(hooks: _Hooks, prefix: Subproblem, end: int,
     A *test* (``explored_nodes``) is a value tried at a cell, an *assignment*
     one it takes, a *backtrack* a level left with all its values tried.
     """
-    val, every, cell_at, candidates, take, release, counted = hooks
+    val, every, walk, select, candidates, take, release, counted = hooks
     n = len(val)
     jc = len(prefix)
     depth0 = jc if windows is None else jc + 1 - len(windows)
-    path = [-1] * n  # per level: its cell
+    path = [*walk, *[-1] * (n - len(walk))]  # per level: its cell
     pos = [0] * n  # per level above the current one: the next candidate's index ...
     ends = [0] * n  # ... and the end of the level's window
     entered = [0] * n  # tests done when the current node of each level was entered
@@ -813,7 +814,9 @@ def _drive(hooks: _Hooks, prefix: Subproblem, end: int,
     wanting = False  # a request for work not answered yet
     check = every
     d = jc
-    v = path[d] = cell_at(d)
+    if select is not None:
+        path[d] = select(d)
+    v = path[d]
     cands = candidates(v)
     i, lim = (0, len(cands)) if windows is None else windows[-1]
     if lim < 0:
@@ -855,7 +858,9 @@ def _drive(hooks: _Hooks, prefix: Subproblem, end: int,
                 level_cands[d] = cands
                 d += 1
                 entered[d] = tests
-                v = path[d] = cell_at(d)
+                if select is not None:
+                    path[d] = select(d)
+                v = path[d]
                 cands = candidates(v)
                 i = 0
                 lim = len(cands)
