@@ -307,7 +307,6 @@ def _anneal(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
     best = e
     moves = accepted = 0
     stop = 0  # the move count of the next pause (deadline look, trace point)
-    y = -1
     while e > 0 and moves < cap and temp > 0.0 and ncells:
         if moves == stop:
             stop = run.pause(moves, e, deadline)
@@ -343,19 +342,18 @@ def _anneal(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
                         d -= 1
                     if occ[off + a] >= caps[off + a]:
                         d += 1
-            for o, table in rels[y]:
-                if o != x:
-                    vo = vals[o]
-                    d += (table[b] >> vo & 1) - (table[a] >> vo & 1)
+            for o, table in rels[y]:  # y: b -> a
+                vo = b if o == x else vals[o]  # x's terms below see y at b, not a: corrected here
+                d += (table[b] >> vo & 1) - (table[a] >> vo & 1)
         else:
             for off in offsets[x]:
                 if occ[off + a] > caps[off + a]:
                     d -= 1
                 if occ[off + b] >= caps[off + b]:
                     d += 1
-        for o, table in rels[x]:
-            vo = a if o == y else vals[o]  # x's partner takes a
-            d += (table[a] >> vals[o] & 1) - (table[b] >> vo & 1)
+        for o, table in rels[x]:  # x: a -> b
+            vo = vals[o]
+            d += (table[a] >> vo & 1) - (table[b] >> vo & 1)
         if d <= 0 or rand() < exp(-d / temp):
             accepted += 1
             if swap:
