@@ -22,7 +22,8 @@ other processes of a shared machine). ``--against DIR`` runs the measurement alt
 in this tree and in the checkout DIR (``PYTHONPATH=DIR``, its compiled cores
 built or copied in), ``--rounds`` times each, and prints per metric both
 nodes (they must be equal) and the median and least CPU seconds of each
-side with their ratios (this tree / DIR)::
+side with their ratios (this tree / DIR); the two trees take turns at
+running first::
 
     python benchmarks/ab_search.py --against ../main-checkout --rounds 5
     python benchmarks/ab_search.py --json          # one measurement of this tree
@@ -113,9 +114,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     here: list[dict[str, list[float]]] = []
     there: list[dict[str, list[float]]] = []
-    for _ in range(args.rounds):  # interleaved: the machine's load hits both alike
+    for k in range(args.rounds):  # interleaved, each first every other round: the load hits both alike
+        if k % 2:
+            here.append(_run(None, args))
         there.append(_run(os.path.abspath(args.against), args))
-        here.append(_run(None, args))
+        if not k % 2:
+            here.append(_run(None, args))
     print(f"{'metric':28} {'nodes (this)':>13} {'nodes (other)':>13} {'median this':>11} "
           f"{'other':>7} {'ratio':>6} {'min this':>9} {'other':>7} {'ratio':>6}")
     for metric in here[0]:

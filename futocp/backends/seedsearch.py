@@ -3,7 +3,8 @@
 Four backends (``bt``, ``fc``, ``mac``, ``colorfutoshiki``) are thin
 declarations over this module: it compiles a Model into a
 :class:`SearchProgram` (the root lists) and runs the *check search* or the
-*propagating search* over it, with the seeds' counters (``explored_nodes``,
+*propagating search* over it (one depth-first driver, two sets of hooks),
+with the seeds' counters (``explored_nodes``,
 ``removed_values``, ``assignments``, ``backtracks``, ``revisions``), and
 splits and shares the tree over ``workers`` processes.
 
