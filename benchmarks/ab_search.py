@@ -10,7 +10,9 @@ One measurement (``--json``) runs, in this process, on fixed instances:
 * ``bt``, ``fc``, ``mac``, ``colorfutoshiki``: three generated Futoshiki
   boards of order 8 (the seeds' generator, 24 inequalities, 10 givens, seeds
   0, 2, 3: a second or more for ``bt``; ``filtering="none"`` as the seeds
-  run them; the first solution).
+  run them; the first solution);
+* ``anneal paper``, ``anneal swap``: the same three boards, one run of at most
+  ``ANNEAL_MOVES`` moves of each kind (seed 1; ``nodes`` are the moves).
 
 Each metric is the sum of the node counters (``nodes``; the seeds'
 ``explored_nodes``) and the CPU seconds of this process in ``Backend.solve``
@@ -20,7 +22,8 @@ other processes of a shared machine). ``--against DIR`` runs the measurement alt
 in this tree and in the checkout DIR (``PYTHONPATH=DIR``, its compiled cores
 built or copied in), ``--rounds`` times each, and prints per metric both
 nodes (they must be equal) and the median and least CPU seconds of each
-side with their ratios (this tree / DIR)::
+side with their ratios (this tree / DIR); the two trees take turns at
+running first::
 
     python benchmarks/ab_search.py --against ../main-checkout --rounds 5
     python benchmarks/ab_search.py --json          # one measurement of this tree
@@ -45,6 +48,7 @@ __all__ = ["measure", "main"]
 
 SEED_SEARCHES = ("bt", "fc", "mac", "colorfutoshiki")
 BOARD_SEEDS = (0, 2, 3)  # generated 8x8 boards the seed searches take a second or more on
+ANNEAL_MOVES = 200_000  # the move cap of one annealing run (about a second per board)
 
 
 def _timed(backend: str, models: list[Any], key: str, **options: Any) -> tuple[int, float]:
@@ -78,6 +82,9 @@ def measure(sudoku: int, qwh: int) -> dict[str, tuple[int, float]]:
              for s in BOARD_SEEDS]
     for name in SEED_SEARCHES:
         out[name] = _timed(name, seeds, "explored_nodes")
+    for move in ("paper", "swap"):
+        out[f"anneal {move}"] = _timed("anneal", seeds, "moves", seed=1, move=move,
+                                       moves=ANNEAL_MOVES)
     return out
 
 
@@ -107,9 +114,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     here: list[dict[str, list[float]]] = []
     there: list[dict[str, list[float]]] = []
-    for _ in range(args.rounds):  # interleaved: the machine's load hits both alike
+    for k in range(args.rounds):  # interleaved, each first every other round: the load hits both alike
+        if k % 2:
+            here.append(_run(None, args))
         there.append(_run(os.path.abspath(args.against), args))
-        here.append(_run(None, args))
+        if not k % 2:
+            here.append(_run(None, args))
     print(f"{'metric':28} {'nodes (this)':>13} {'nodes (other)':>13} {'median this':>11} "
           f"{'other':>7} {'ratio':>6} {'min this':>9} {'other':>7} {'ratio':>6}")
     for metric in here[0]:

@@ -141,6 +141,11 @@ def test_options_are_checked() -> None:
         solve("colorfutoshiki", board, lists="full")
     # a CLI string is parsed
     assert solve("bt", board, workers="1").status is Status.SAT
+    # compile_search checks its options against the backends' declarations
+    model = build_model(board)
+    for option, bad in (("order", "random"), ("ac3", "post"), ("lists", "full")):
+        with pytest.raises(UsageError, match=f"option {option}='{bad}': choose one of"):
+            compile_search(model, "bt", **{option: bad})
 
 
 def test_compile_is_what_solve_runs() -> None:

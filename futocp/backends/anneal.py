@@ -281,73 +281,26 @@ class _Run:
             self.trace.append([self.moves, e])
 
 
-def _anneal_paper(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
-                  rng: random.Random, t0: float, cooling: float, cap: int,
-                  deadline: Deadline, run: _Run) -> int:
-    """One run with the paper's move, in place on ``vals``/``occ``; returns the final E."""
+def _anneal(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
+            rng: random.Random, t0: float, cooling: float, cap: int,
+            deadline: Deadline, run: _Run) -> int:
+    """One run of ``prog.move``'s moves, in place on ``vals``/``occ``; returns the final E.
+
+    A paper move gives a random free cell ``x`` a random label ``b`` of its
+    list; a swap move gives it the label ``b`` of a random partner ``y`` (a free
+    cell of its partition group), and ``y`` its label ``a``. The move kind is
+    a local tested in place, so that one loop runs both without a call per move.
+    """
     rand = rng.random
     exp = math.exp
-    free = prog.free
-    nfree = len(free)
-    lists = prog.lists
-    caps = prog.caps
-    offsets = prog.cell_offsets
-    rels = prog.cell_relations
-    factor = 1.0 - cooling
-    temp = t0
-    best = e
-    moves = accepted = 0
-    stop = 0  # the move count of the next pause (deadline look, trace point)
-    while e > 0 and moves < cap and temp > 0.0 and nfree:
-        if moves == stop:
-            stop = run.pause(moves, e, deadline)
-            if stop < 0:
-                break
-        moves += 1
-        c = free[int(rand() * nfree)]
-        lst = lists[c]
-        b = lst[int(rand() * len(lst))]
-        a = vals[c]
-        if a == b:  # nothing changes: ΔE = 0, accepted
-            accepted += 1
-        else:
-            d = 0
-            for off in offsets[c]:
-                if occ[off + a] > caps[off + a]:
-                    d -= 1
-                if occ[off + b] >= caps[off + b]:
-                    d += 1
-            for o, table in rels[c]:
-                vo = vals[o]
-                d += (table[a] >> vo & 1) - (table[b] >> vo & 1)
-            if d <= 0 or rand() < exp(-d / temp):
-                accepted += 1
-                for off in offsets[c]:
-                    occ[off + a] -= 1
-                    occ[off + b] += 1
-                vals[c] = b
-                e += d
-                if e < best:
-                    best = e
-        temp *= factor
-    run.moves += moves
-    run.accepted += accepted
-    run.best = best if run.best is None else min(run.best, best)
-    return e
-
-
-def _anneal_swap(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
-                 rng: random.Random, t0: float, cooling: float, cap: int,
-                 deadline: Deadline, run: _Run) -> int:
-    """One run with swap moves, in place on ``vals``/``occ``; returns the final E."""
-    rand = rng.random
-    exp = math.exp
-    cells = prog.swappable
+    swap = prog.move == "swap"
+    cells = prog.swappable if swap else prog.free
     ncells = len(cells)
+    lists = prog.lists
     partners = prog.partners
     caps = prog.caps
     offsets = prog.cell_offsets
-    groupsets = [frozenset(o) for o in offsets]
+    groupsets = [frozenset(o) for o in offsets] if swap else []
     rels = prog.cell_relations
     factor = 1.0 - cooling
     temp = t0
@@ -361,14 +314,20 @@ def _anneal_swap(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
                 break
         moves += 1
         x = cells[int(rand() * ncells)]
-        others = partners[x]
-        y = others[int(rand() * len(others))]
         a = vals[x]
-        b = vals[y]
-        if a == b:  # equal labels (a multiset): nothing changes
-            accepted += 1
+        if swap:
+            others = partners[x]
+            y = others[int(rand() * len(others))]
+            b = vals[y]
         else:
-            d = 0
+            lst = lists[x]
+            b = lst[int(rand() * len(lst))]
+        if a == b:  # nothing changes (a swap of equal labels: a multiset): ΔE = 0, accepted
+            accepted += 1
+            temp *= factor
+            continue
+        d = 0
+        if swap:
             gx = groupsets[x]
             gy = groupsets[y]
             for off in offsets[x]:  # x: a -> b (groups holding both cells do not change)
@@ -383,18 +342,21 @@ def _anneal_swap(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
                         d -= 1
                     if occ[off + a] >= caps[off + a]:
                         d += 1
-            for o, table in rels[x]:
-                if o == y:
-                    d += (table[a] >> b & 1) - (table[b] >> a & 1)
-                else:
-                    vo = vals[o]
-                    d += (table[a] >> vo & 1) - (table[b] >> vo & 1)
-            for o, table in rels[y]:
-                if o != x:
-                    vo = vals[o]
-                    d += (table[b] >> vo & 1) - (table[a] >> vo & 1)
-            if d <= 0 or rand() < exp(-d / temp):
-                accepted += 1
+            for o, table in rels[y]:  # y: b -> a
+                vo = b if o == x else vals[o]  # x's terms below see y at b, not a: corrected here
+                d += (table[b] >> vo & 1) - (table[a] >> vo & 1)
+        else:
+            for off in offsets[x]:
+                if occ[off + a] > caps[off + a]:
+                    d -= 1
+                if occ[off + b] >= caps[off + b]:
+                    d += 1
+        for o, table in rels[x]:  # x: a -> b
+            vo = vals[o]
+            d += (table[a] >> vo & 1) - (table[b] >> vo & 1)
+        if d <= 0 or rand() < exp(-d / temp):
+            accepted += 1
+            if swap:
                 for off in offsets[x]:
                     if off not in gy:
                         occ[off + a] -= 1
@@ -403,11 +365,15 @@ def _anneal_swap(prog: AnnealProgram, vals: list[int], occ: list[int], e: int,
                     if off not in gx:
                         occ[off + b] -= 1
                         occ[off + a] += 1
-                vals[x] = b
                 vals[y] = a
-                e += d
-                if e < best:
-                    best = e
+            else:
+                for off in offsets[x]:
+                    occ[off + a] -= 1
+                    occ[off + b] += 1
+            vals[x] = b
+            e += d
+            if e < best:
+                best = e
         temp *= factor
     run.moves += moves
     run.accepted += accepted
@@ -507,7 +473,6 @@ class AnnealBackend(LocalSearchBackend):
 
     def _search(self, prog: AnnealProgram, found: Found, rng: random.Random,
                 deadline: Deadline, options: dict[str, Any]) -> dict[str, Any]:
-        run_once = _anneal_paper if prog.move == "paper" else _anneal_swap
         run = _Run(options["trace"])
         runs = 0
         final = None
@@ -521,7 +486,7 @@ class AnnealBackend(LocalSearchBackend):
             occ = prog.occurrences(vals)
             e = energy(prog, vals)
             before = run.moves
-            e = run_once(prog, vals, occ, e, rng, options["t0"], options["cooling"],
+            e = _anneal(prog, vals, occ, e, rng, options["t0"], options["cooling"],
                          options["moves"], deadline, run)
             final = energy(prog, vals)  # the full recount: never trust the increments alone
             run.best = final if run.best is None else min(run.best, final)

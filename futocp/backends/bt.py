@@ -22,8 +22,7 @@ Example:
 
 from __future__ import annotations
 
-from .base import Option
-from .seedsearch import WORKERS_OPTION, SeedSearchBackend
+from .seedsearch import ORDER_OPTION, WORKERS_OPTION, SeedSearchBackend
 
 __all__ = ["BtBackend"]
 
@@ -33,9 +32,4 @@ class BtBackend(SeedSearchBackend):
 
     name = "bt"
     algorithm = "bt"
-    options = (
-        Option("order", str, "static", ("static", "mrv"),
-               "static: the cells in order, givens included (the papers); mrv: givens, then "
-               "the free cell with the fewest consistent values"),
-        WORKERS_OPTION,
-    )
+    options = (ORDER_OPTION, WORKERS_OPTION)

@@ -21,8 +21,7 @@ Example:
 
 from __future__ import annotations
 
-from .base import Option
-from .seedsearch import WORKERS_OPTION, SeedSearchBackend
+from .seedsearch import LISTS_OPTION, WORKERS_OPTION, SeedSearchBackend
 
 __all__ = ["ColorfutoshikiBackend"]
 
@@ -32,9 +31,4 @@ class ColorfutoshikiBackend(SeedSearchBackend):
 
     name = "colorfutoshiki"
     algorithm = "colorfutoshiki"
-    options = (
-        Option("lists", str, "paper", ("paper", "fixpoint"),
-               "paper: one pass from the givens (seed 000); fixpoint: futocp's iterated "
-               "list filtering"),
-        WORKERS_OPTION,
-    )
+    options = (LISTS_OPTION, WORKERS_OPTION)

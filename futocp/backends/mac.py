@@ -25,8 +25,7 @@ Example:
 
 from __future__ import annotations
 
-from .base import Option
-from .seedsearch import WORKERS_OPTION, SeedSearchBackend
+from .seedsearch import AC3_OPTION, WORKERS_OPTION, SeedSearchBackend
 
 __all__ = ["MacBackend"]
 
@@ -37,9 +36,4 @@ class MacBackend(SeedSearchBackend):
     name = "mac"
     algorithm = "mac"
     counters = SeedSearchBackend.counters + ("revisions",)
-    options = (
-        Option("ac3", str, "maintain", ("maintain", "pre"),
-               "maintain: AC-3 after every assignment; pre: AC-3 once at the root, then "
-               "plain backtracking over the reduced lists (seed 001's use)"),
-        WORKERS_OPTION,
-    )
+    options = (AC3_OPTION, WORKERS_OPTION)

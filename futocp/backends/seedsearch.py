@@ -3,7 +3,8 @@
 Four backends (``bt``, ``fc``, ``mac``, ``colorfutoshiki``) are thin
 declarations over this module: it compiles a Model into a
 :class:`SearchProgram` (the root lists) and runs the *check search* or the
-*propagating search* over it, with the seeds' counters (``explored_nodes``,
+*propagating search* over it (one depth-first driver, two sets of hooks),
+with the seeds' counters (``explored_nodes``,
 ``removed_values``, ``assignments``, ``backtracks``, ``revisions``), and
 splits and shares the tree over ``workers`` processes.
 
@@ -29,14 +30,15 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from functools import lru_cache
+from typing import Any, ClassVar, NamedTuple
 
 from ..errors import UsageError
 from ..model import Model
 from ..propagate import bits as _bits
 from ..relations import Relation
 from ..result import Result
-from .base import COMPLETE_CAPABILITIES, Backend, Deadline
+from .base import COMPLETE_CAPABILITIES, Backend, Deadline, Option
 from .parallel import (
     WORKERS_OPTION,
     ParallelRun,
@@ -62,9 +64,25 @@ __all__ = [
     "split_domains",
     "SeedSearchBackend",
     "WORKERS_OPTION",
+    "ORDER_OPTION",
+    "AC3_OPTION",
+    "LISTS_OPTION",
 ]
 
 ALGORITHMS = ("bt", "fc", "mac", "colorfutoshiki")
+
+ORDER_OPTION = Option("order", str, "static", ("static", "mrv"),
+                      "static: the cells in order, givens included (the papers); mrv: givens, "
+                      "then the free cell with the fewest consistent values")
+"""``bt``'s visiting order."""
+AC3_OPTION = Option("ac3", str, "maintain", ("maintain", "pre"),
+                    "maintain: AC-3 after every assignment; pre: AC-3 once at the root, then "
+                    "plain backtracking over the reduced lists (seed 001's use)")
+"""``mac``'s use of AC-3."""
+LISTS_OPTION = Option("lists", str, "paper", ("paper", "fixpoint"),
+                      "paper: one pass from the givens (seed 000); fixpoint: futocp's iterated "
+                      "list filtering")
+"""``colorfutoshiki``'s root lists."""
 COUNTER_KEYS = ("explored_nodes", "assignments", "backtracks", "removed_values", "revisions")
 
 _CHECK_EVERY = 256  # tests between two looks at the clock (and the stop flag) ...
@@ -76,6 +94,13 @@ _KEEP = 32768  # tests: a run that shares work keeps a subtree that took this ma
 Windows = Sequence[tuple[int, int]]
 
 Arc = tuple[int, int, "tuple[int, ...] | None"]
+
+
+@lru_cache(maxsize=1 << 16)
+def _values_of(domain: int) -> tuple[int, ...]:
+    """The value indices of a domain, ascending (the propagating search's
+    candidates at a node: a few distinct domains, met again and again)."""
+    return tuple(_bits(domain))
 
 
 # ------------------------------------------------------------------ the program
@@ -169,11 +194,8 @@ def compile_search(model: Model, algorithm: str, *, order: str = "static", ac3: 
     """
     if algorithm not in ALGORITHMS:
         raise UsageError(f"unknown search {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
-    for name, value, allowed in (("order", order, ("static", "mrv")),
-                                 ("ac3", ac3, ("maintain", "pre")),
-                                 ("lists", lists, ("paper", "fixpoint"))):
-        if value not in allowed:
-            raise UsageError(f"option {name}={value!r}: choose one of {', '.join(allowed)}")
+    for option, value in ((ORDER_OPTION, order), (AC3_OPTION, ac3), (LISTS_OPTION, lists)):
+        option.parse(value)
     if algorithm != "bt":
         order = "static"
     search = {"bt": "check", "colorfutoshiki": "check", "fc": "forward",
@@ -285,7 +307,7 @@ class _Propagator:
     ``val[cell]`` is the value index of an assigned cell (givens included), -1
     for an unassigned one. Every change of a domain is recorded in ``trail``
     as ``(cell, old domain)`` when a trail is given. A method answers False on
-    a wipe-out (the domains must then be restored from the trail).
+    a wipe-out (the search then restores the domains from the trail).
     ``removed`` counts the values removed from other cells' domains,
     ``revisions`` the arcs taken from the AC-3 queue.
     """
@@ -306,27 +328,12 @@ class _Propagator:
         self.removed += (self.doms[cell] ^ new).bit_count()
         self.doms[cell] = new
 
-    def undo(self, mark: int) -> None:
-        """Restore the domains changed since the trail had length ``mark``."""
-        trail = self.trail
-        doms = self.doms
-        while len(trail) > mark:
-            cell, old = trail.pop()
-            doms[cell] = old
-
-    def assign(self, cell: int, value: int) -> None:
-        """Make ``{value}`` the domain of ``cell`` (not counted as removals)."""
-        bit = 1 << value
-        if self.doms[cell] != bit:
-            self.trail.append((cell, self.doms[cell]))
-            self.doms[cell] = bit
-
     def forward(self, cell: int, value: int, nary: bool = True) -> bool:
-        """Forward checking after ``cell`` takes ``value`` (``val`` already set)."""
+        """Forward checking after ``cell`` takes ``value`` (``val`` already set,
+        the domain already ``{value}``)."""
         prog = self.prog
         doms = self.doms
         val = self.val
-        self.assign(cell, value)
         bit = 1 << value
         for g in prog.cell_groups[cell]:
             for w in prog.groups[g]:
@@ -347,9 +354,8 @@ class _Propagator:
         return self._counts(cell, value, None) and (not nary or self._nary(cell, None))
 
     def nonbinary(self, cell: int, value: int, changed: list[int]) -> bool:
-        """The count and n-ary rules after ``cell`` takes ``value``; appends the
-        cells whose domain shrank to ``changed``."""
-        self.assign(cell, value)
+        """The count and n-ary rules after ``cell`` takes ``value`` (its domain
+        already ``{value}``); appends the cells whose domain shrank to ``changed``."""
         return self._counts(cell, value, changed) and self._nary(cell, changed)
 
     def _counts(self, cell: int, value: int, changed: list[int] | None) -> bool:
@@ -517,7 +523,7 @@ def run_search(prog: SearchProgram, *, prefix: Subproblem = (), stop_depth: int 
     """
     if prog.failed:
         return SearchRun([], True, dict.fromkeys(COUNTER_KEYS, 0))
-    search = _check_search if prog.search == "check" else _propagating_search
+    hooks = _check_hooks(prog) if prog.search == "check" else _propagating_hooks(prog)
     leaves: list[Any] = []
     values = prog.values
     end = prog.n_cells if stop_depth is None else stop_depth
@@ -532,7 +538,7 @@ def run_search(prog: SearchProgram, *, prefix: Subproblem = (), stop_depth: int 
             return limit is not None and len(leaves) >= limit
 
     counters = dict.fromkeys(COUNTER_KEYS, 0)
-    finished = search(prog, prefix, end, leaf, interrupted, counters, windows, share)
+    finished = _drive(hooks, prefix, end, leaf, interrupted, counters, windows, share)
     return SearchRun(leaves, finished, counters)
 
 
@@ -599,21 +605,45 @@ def _give_later_part(share: Share, depth0: int, d: int, pos: list[int], ends: li
     return True
 
 
-def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
-                  leaf: Callable[[list[int], list[int]], bool],
-                  interrupted: Callable[[], bool], counters: dict[str, int],
-                  windows: Windows | None = None, share: Share | None = None) -> bool:
-    """The check search (module docstring); answers ``finished``."""
-    n = prog.n_cells
-    values = prog.values
-    given = prog.given
-    cell_groups = prog.cell_groups
-    cell_count_groups = prog.cell_count_groups
-    count_groups = prog.count_groups
-    relations = prog.relations
-    cell_nary = prog.cell_nary
-    nary = prog.nary
-    candidates = [_bits(d) for d in prog.lists]
+class _Hooks(NamedTuple):
+    """What the check search and the propagating search do differently, for
+    :func:`_drive` (built once per run, unpacked to locals before its loop).
+
+    Attributes:
+        val: Per cell, its value index, or -1 while unassigned (givens hold
+            theirs from the start); the hooks keep it.
+        every: Tests between two polls of the clock and of the share.
+        walk: The cells visited at the first depths (every cell, but with
+            ``select``: the givens).
+        select: ``mrv``: the cell visited at a depth, chosen on entering it
+            (depths in order); None: the walk.
+        candidates: A cell's values, in the order tried, at the current node.
+        take: ``take(cell, value)``: the test; True when ``cell`` takes
+            ``value`` (assigned, and propagated by a propagating search),
+            False with nothing changed.
+        release: ``release(cell)``: undo the last ``take`` of ``cell`` (and
+            of every cell taken after it).
+        counted: The search's own counters since the last call (the
+            propagating search's ``removed_values`` and ``revisions``).
+    """
+
+    val: list[int]
+    every: int
+    walk: tuple[int, ...]
+    select: Callable[[int], int] | None
+    candidates: Callable[[int], Sequence[int]]
+    take: Callable[[int, int], bool]
+    release: Callable[[int], None]
+    counted: Callable[[], dict[str, int]]
+
+
+def _check_hooks(prog: SearchProgram) -> _Hooks:
+    """The check search (BT, ColorFutoshiki, MAC with ``ac3=pre``): a value is
+    tested against the assigned cells of its groups and relations, over lists
+    fixed at the root; a given accepts its own value, nothing checked."""
+    n, values, given, relations = prog.n_cells, prog.values, prog.given, prog.relations
+    cell_groups, cell_count_groups = prog.cell_groups, prog.cell_count_groups
+    count_groups, cell_nary, nary = prog.count_groups, prog.cell_nary, prog.nary
     val = list(given)
     used = [0] * len(prog.groups)  # per all-different group: the values it holds
     held = [[0] * prog.n_values for _ in count_groups]  # per count group and value: how often
@@ -629,20 +659,10 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
             if held[g][c] == count_groups[g][1][c]:
                 full[g] |= bit
 
-    def unassign(v: int) -> None:
-        c = val[v]
-        val[v] = -1
-        bit = 1 << c
-        for g in cell_groups[v]:
-            used[g] &= ~bit
-        for g in cell_count_groups[v]:
-            held[g][c] -= 1
-            full[g] &= ~bit
-
-    def safe(v: int, c: int) -> bool:
+    def take(v: int, c: int) -> bool:
         g0 = given[v]
         if g0 >= 0:
-            return c == g0  # a given accepts its own value, nothing checked
+            return c == g0
         bit = 1 << c
         for g in cell_groups[v]:
             if used[g] & bit:
@@ -659,16 +679,28 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
             if all(val[x] >= 0 for x in rel.cells if x != v):
                 if not rel.holds([values[c] if x == v else values[val[x]] for x in rel.cells]):
                     return False
+        assign(v, c)
         return True
 
+    def release(v: int) -> None:
+        if given[v] >= 0:
+            return
+        c = val[v]
+        val[v] = -1
+        bit = 1 << c
+        for g in cell_groups[v]:
+            used[g] &= ~bit
+        for g in cell_count_groups[v]:
+            held[g][c] -= 1
+            full[g] &= ~bit
+
     walk = prog.walk
-    mrv = prog.order == "mrv"
     free_cells = [c for c in range(n) if given[c] < 0]
 
     def select(depth: int) -> int:
-        """The cell at ``depth``: static, or the free cell with the fewest
-        values consistent with the current ones (mrv, after the givens)."""
-        if not mrv or depth < len(walk):
+        """mrv: the givens first, then the free cell with the fewest values
+        consistent with the current ones."""
+        if depth < len(walk):
             return walk[depth]
         best = -1
         best_k = 1 << 30
@@ -694,30 +726,99 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
     for g, v in enumerate(given):
         if v >= 0:
             assign(g, v)  # the givens are pre-stored
+    mrv = prog.order == "mrv"
+    return _Hooks(val=val, every=_CHECK_EVERY_COSTLY if mrv else _CHECK_EVERY,
+                  walk=walk, select=select if mrv else None,
+                  candidates=[_bits(d) for d in prog.lists].__getitem__,
+                  take=take, release=release, counted=dict)
+
+
+def _propagating_hooks(prog: SearchProgram) -> _Hooks:
+    """The propagating search, FC or MAC: a value is propagated over the current
+    domains (a wipe-out refuses it), undone from the trail on the way back. A
+    given takes its value, nothing propagated (that was done at the root)."""
+    given = prog.given
+    val = list(given)
+    prop = _Propagator(prog, list(prog.lists), val, trail=[])
+    propagate = prop.mac if prog.search == "mac" else prop.forward
+    doms = prop.doms
+    trail = prop.trail
+    marks = [0] * prog.n_cells  # per cell: the trail's length before its value
+
+    def candidates(v: int) -> Sequence[int]:  # a given's domain is its value's
+        return _values_of(doms[v])
+
+    def take(v: int, c: int) -> bool:
+        marks[v] = len(trail)
+        if given[v] >= 0:
+            return True
+        val[v] = c
+        bit = 1 << c
+        if doms[v] != bit:  # the domain {c}, not counted as removals
+            trail.append((v, doms[v]))
+            doms[v] = bit
+        if propagate(v, c):
+            return True
+        release(v)
+        return False
+
+    def release(v: int) -> None:
+        mark = marks[v]
+        while len(trail) > mark:
+            w, old = trail.pop()
+            doms[w] = old
+        if given[v] < 0:
+            val[v] = -1
+
+    def counted() -> dict[str, int]:
+        out = {"removed_values": prop.removed, "revisions": prop.revisions}
+        prop.removed = prop.revisions = 0
+        return out
+
+    return _Hooks(val=val, every=_CHECK_EVERY_COSTLY, walk=prog.walk, select=None,
+                  candidates=candidates, take=take, release=release, counted=counted)
+
+
+def _drive(hooks: _Hooks, prefix: Subproblem, end: int,
+           leaf: Callable[[list[int], list[int]], bool], interrupted: Callable[[], bool],
+           counters: dict[str, int], windows: Windows | None = None,
+           share: Share | None = None) -> bool:
+    """The depth-first search both searches run, over ``hooks`` (see
+    :func:`run_search` for the arguments); answers ``finished``.
+
+    A *test* (``explored_nodes``) is a value tried at a cell, an *assignment*
+    one it takes, a *backtrack* a level left with all its values tried.
+    """
+    val, every, walk, select, candidates, take, release, counted = hooks
+    n = len(val)
     jc = len(prefix)
     depth0 = jc if windows is None else jc + 1 - len(windows)
-    path = [-1] * n
-    pos = [0] * n
-    ends = [0] * n
+    path = [*walk, *[-1] * (n - len(walk))]  # per level: its cell
+    pos = [0] * n  # per level above the current one: the next candidate's index ...
+    ends = [0] * n  # ... and the end of the level's window
     entered = [0] * n  # tests done when the current node of each level was entered
+    level_cands: list[Sequence[int]] = [()] * n
     for d, (v, c) in enumerate(prefix):
         path[d] = v
-        if windows is not None and d >= depth0:
+        if windows is not None and d >= depth0:  # a level to come back to
+            level_cands[d] = candidates(v)
             pos[d], hi = windows[d - depth0]
-            ends[d] = hi if hi >= 0 else len(candidates[v])
-        if given[v] < 0:
-            assign(v, c)
+            ends[d] = hi if hi >= 0 else len(level_cands[d])
+        if not take(v, c):
+            raise AssertionError(f"subproblem {prefix} fails at cell {v}")
+    counted()  # the prefix was counted by the split
     if windows is None and jc >= end:
         leaf(path, val)
         return True
 
     tests = successes = dead_ends = 0
     wanting = False  # a request for work not answered yet
-    every = _CHECK_EVERY_COSTLY if mrv else _CHECK_EVERY
     check = every
     d = jc
-    v = path[d] = select(d)
-    cands = candidates[v]
+    if select is not None:
+        path[d] = select(d)
+    v = path[d]
+    cands = candidates(v)
     i, lim = (0, len(cands)) if windows is None else windows[-1]
     if lim < 0:
         lim = len(cands)
@@ -739,29 +840,29 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                         tests -= 1  # c is tested where it went
                         return True
                     if share is not None and (wanting or share.wanted()):
-                        pos[d], ends[d] = i, lim
+                        pos[d], ends[d], level_cands[d] = i, lim, cands
                         # nothing to give yet: answer as soon as there is
                         wanting = not _give_later_part(
                             share, depth0, d, pos, ends, entered, tests, path, val,
-                            lambda j: candidates[path[j]])
+                            level_cands.__getitem__)
                         lim = ends[d]
-                if not safe(v, c):
+                if not take(v, c):
                     continue
                 successes += 1
-                if given[v] < 0:
-                    assign(v, c)
                 if d + 1 == end:
                     if leaf(path, val):
                         return True
-                    if given[v] < 0:
-                        unassign(v)
+                    release(v)
                     continue
                 pos[d] = i
                 ends[d] = lim
+                level_cands[d] = cands
                 d += 1
                 entered[d] = tests
-                v = path[d] = select(d)
-                cands = candidates[v]
+                if select is not None:
+                    path[d] = select(d)
+                v = path[d]
+                cands = candidates(v)
                 i = 0
                 lim = len(cands)
                 descended = True
@@ -770,142 +871,20 @@ def _check_search(prog: SearchProgram, prefix: Subproblem, end: int,
                 continue
             if lim == len(cands):  # the rest of a cut level is counted where it went
                 dead_ends += 1
-            path[d] = -1
             d -= 1
             if d < depth0:
                 return True
             v = path[d]
-            cands = candidates[v]
+            cands = level_cands[d]
             i = pos[d]
             lim = ends[d]
-            if given[v] < 0:
-                unassign(v)
+            release(v)
     finally:
         counters["explored_nodes"] += tests
         counters["assignments"] += successes
         counters["backtracks"] += dead_ends
-
-
-def _propagating_search(prog: SearchProgram, prefix: Subproblem, end: int,
-                        leaf: Callable[[list[int], list[int]], bool],
-                        interrupted: Callable[[], bool], counters: dict[str, int],
-                        windows: Windows | None = None, share: Share | None = None) -> bool:
-    """The propagating search, FC or MAC (module docstring); answers ``finished``."""
-    n = prog.n_cells
-    given = prog.given
-    walk = prog.walk
-    val = list(given)
-    prop = _Propagator(prog, list(prog.lists), val, trail=[])
-    propagate = prop.mac if prog.search == "mac" else prop.forward
-    doms = prop.doms
-    trail = prop.trail
-    undo = prop.undo
-
-    jc = len(prefix)
-    depth0 = jc if windows is None else jc + 1 - len(windows)
-    path = list(walk)
-    pos = [0] * n
-    ends = [0] * n
-    marks = [0] * n
-    entered = [0] * n  # tests done when the current node of each level was entered
-    stack_cands: list[Sequence[int]] = [()] * n
-    for k, (v, c) in enumerate(prefix):
-        if windows is not None and k >= depth0:  # a level to come back to
-            marks[k] = len(trail)
-            stack_cands[k] = (given[v],) if given[v] >= 0 else _bits(doms[v])
-            pos[k], hi = windows[k - depth0]
-            ends[k] = hi if hi >= 0 else len(stack_cands[k])
-        if given[v] < 0:
-            val[v] = c
-            if not propagate(v, c):
-                raise AssertionError(f"subproblem {prefix} fails at cell {v}")
-    prop.removed = prop.revisions = 0  # the prefix was counted by the split
-    if windows is None and jc >= end:
-        leaf(path, val)
-        return True
-
-    tests = successes = dead_ends = 0
-    wanting = False  # a request for work not answered yet
-    check = _CHECK_EVERY_COSTLY
-    d = jc
-    v = walk[d]
-    cands: Sequence[int] = (given[v],) if given[v] >= 0 else _bits(doms[v])
-    i, lim = (0, len(cands)) if windows is None else windows[-1]
-    if lim < 0:
-        lim = len(cands)
-    try:
-        while True:
-            descended = False
-            while i < lim:
-                c = cands[i]
-                i += 1
-                tests += 1
-                check -= 1
-                if not check:
-                    check = _CHECK_EVERY_COSTLY
-                    if interrupted():
-                        return False
-                    if share is not None and share.returned():  # all of it, from c on
-                        pos[d], ends[d] = i - 1, lim
-                        stack_cands[d] = cands
-                        _give_all(share, depth0, d, c, pos, ends, walk, val)
-                        tests -= 1  # c is tested where it went
-                        return True
-                    if share is not None and (wanting or share.wanted()):
-                        pos[d], ends[d], stack_cands[d] = i, lim, cands
-                        # nothing to give yet: answer as soon as there is
-                        wanting = not _give_later_part(
-                            share, depth0, d, pos, ends, entered, tests, walk, val,
-                            stack_cands.__getitem__)
-                        lim = ends[d]
-                mark = len(trail)
-                if given[v] < 0:
-                    val[v] = c
-                    if not propagate(v, c):
-                        undo(mark)
-                        val[v] = -1
-                        continue
-                successes += 1
-                if d + 1 == end:
-                    if leaf(path, val):
-                        return True
-                    undo(mark)
-                    if given[v] < 0:
-                        val[v] = -1
-                    continue
-                pos[d] = i
-                ends[d] = lim
-                marks[d] = mark
-                stack_cands[d] = cands
-                d += 1
-                entered[d] = tests
-                v = walk[d]
-                cands = (given[v],) if given[v] >= 0 else _bits(doms[v])
-                i = 0
-                lim = len(cands)
-                descended = True
-                break
-            if descended:
-                continue
-            if lim == len(cands):  # the rest of a cut level is counted where it went
-                dead_ends += 1
-            d -= 1
-            if d < depth0:
-                return True
-            v = walk[d]
-            cands = stack_cands[d]
-            i = pos[d]
-            lim = ends[d]
-            undo(marks[d])
-            if given[v] < 0:
-                val[v] = -1
-    finally:
-        counters["explored_nodes"] += tests
-        counters["assignments"] += successes
-        counters["backtracks"] += dead_ends
-        counters["removed_values"] += prop.removed
-        counters["revisions"] += prop.revisions
-
+        for key, value in counted().items():
+            counters[key] += value
 
 # ------------------------------------------------------------------ parallel search
 def split_search(prog: SearchProgram, target: int, interrupted: Callable[[], bool] = lambda: False
@@ -958,8 +937,9 @@ class SeedSearchBackend(Backend):
     def compile(self, model: Model, /, **options: Any) -> SearchProgram:
         """The search program (structure and root lists) that ``solve`` runs."""
         opts = self.parse_options(options)
-        return compile_search(model, self.algorithm, order=opts.get("order", "static"),
-                              ac3=opts.get("ac3", "maintain"), lists=opts.get("lists", "paper"))
+        return compile_search(model, self.algorithm,
+                              **{o.name: opts.get(o.name, o.default)
+                                 for o in (ORDER_OPTION, AC3_OPTION, LISTS_OPTION)})
 
     def _solve(self, model: Model, limit: int | None, time_limit: float | None,
                seed: int | None, options: dict[str, Any]) -> Result:
