@@ -89,9 +89,10 @@ DEFAULT_RULE: dict[str, Any] = {
     "why": "larger boards of other families: listcolor first (fastest on Futoshiki and "
            "Killer), sat beside it (best on the hard mid-size QWH)"}
 MEMORY_MB = 6000.0
-"""Memory cap of every run's process (a run past it is an ``error``): listcolor's dive
-through the empty order-100 square keeps one 480 KB copy of the lists per level,
-4.4 GB in all; sat's CNF of that square does not fit."""
+"""Memory cap of every run's process (a run past it is an ``error``): room for CP-SAT
+and Kissat on the empty order-100 square (2.0 GB each at their kill), whose CNF sat
+cannot hold; listcolor's dive through it needs 61 MB since its undo trail (it kept
+one 480 KB copy of the lists per level before, 4.3 GB in all)."""
 #: The QWH buckets of the measured rules: orders (bounds included) x hole density
 #: (holes / cells: below 0.9, a QWH instance; from 0.9, a (nearly) empty square).
 BUCKETS = tuple((lo, hi, dense) for lo, hi in ((1, 35), (36, 45), (46, 55), (56, 1000))
