@@ -313,8 +313,22 @@ def test_write_choices_measures_the_small_rule_from_saved_files(tmp_path):
     small = next(r for r in table["rules"] if r["name"] == "small")
     assert [m["backend"] for m in small["members"]] == ["listcolor", "cpsat"]
     assert small["when"] == {"max_cells": 256} and small["stagger"] == 0.0
-    assert small["first_try_s"] == 0.05  # a quarter of cpsat's win (0.2 s), not 2 x 0.03 s
+    assert small["first_try_s"] == round(hard.FIRST_TRY_SHARE * 0.2, 2)  # of cpsat's win, not 2 x 0.03 s
     assert table["rules"][0]["name"] == "enumerate"
+
+
+def test_a_measured_rule_keeps_one_configuration_per_backend():
+    # two listcolor configurations measured: the better one leads, the other is left out
+    # (it would race for the files the first one wins), and the second member is sat
+    hard = _hard()
+    runs = {"listcolor": (0.4, 0.3), "listcolor:lookahead=never": (0.01, 0.02),
+            "sat": (0.05, 0.2), "cpsat": (0.5, 0.6)}
+    inside = [{"name": f"f{i}", "order": 9, "holes": 60, "set": "adjacent",
+               "runs": {s: {"status": "sat", "s": t[i]} for s, t in runs.items()}}
+              for i in range(2)]
+    rule = hard._measured_rule("small", {"max_cells": 256}, inside, 20.0)
+    assert rule["members"] == [{"backend": "listcolor", "options": {"lookahead": "never"}},
+                               {"backend": "sat"}, {"backend": "cpsat"}]
 
 
 # ------------------------------------------------------- the first try in this process
@@ -378,7 +392,9 @@ def test_the_member_here_stops_when_the_forked_one_wins(monkeypatch):
     result = get_backend("auto").solve(build_model(board), workers=2, time_limit=30)
     assert time.perf_counter() - t0 < 15 and stopped == [True]
     assert result.status is Status.SAT and not verify(board, result.solutions[0])
-    assert result.stats["answered_by"] == "sat" and result.stats["portfolio"] == ["listcolor", "sat"]
+    first, second = auto.choose(build_model(board), 1, need=2)[0]  # the table's members
+    assert result.stats["answered_by"] == second.backend
+    assert result.stats["portfolio"] == [first.label, second.label]
     assert children() == []
 
 
@@ -386,10 +402,13 @@ def test_the_first_try_is_for_small_models_of_listcolor_only():
     small, big = build_model(latin_square(4)), build_model(latin_square(40))
     budget = auto.first_try_budget(auto.Member("listcolor"), small, None)
     assert budget in (auto.FIRST_TRY_BUDGET_S, None)  # None: the compiled core is not built
+    searching = auto.Member("listcolor", (("lookahead", "never"), ("branching", "dual")))
+    assert auto.first_try_budget(searching, small, None) == budget  # search options stay here
     assert big.n_cells * big.n_values > auto.FIRST_TRY_MAX_LITERALS
     for member, model, memory_limit in [(auto.Member("listcolor"), big, None),
                                         (auto.Member("cpsat"), small, None),
                                         (auto.Member("listcolor", (("workers", 2),)), small, None),
+                                        (auto.Member("listcolor", (("core", "python"),)), small, None),
                                         (auto.Member("listcolor"), small, 512.0)]:
         assert auto.first_try_budget(member, model, memory_limit) is None
 
@@ -410,7 +429,9 @@ def test_api_and_every_command_that_solves_default_to_auto():
 def test_rules_give_their_stagger_and_the_option_overrides_it(monkeypatch):
     table = auto.load_choices()
     staggers = {r["name"]: auto.rule_stagger(r["name"], table) for r in table["rules"]}
-    assert staggers["small"] == 0.0 and staggers["default"] == auto.STAGGER_S
+    assert staggers == {r["name"]: r.get("stagger", auto.STAGGER_S) for r in table["rules"]}
+    assert staggers["default"] == auto.STAGGER_S
+    assert auto.rule_stagger("x", {"rules": [{"name": "x", "stagger": 0.5}]}) == 0.5
     assert auto.rule_stagger("members option") == auto.STAGGER_S
     assert auto.AutoBackend.parse_options({"stagger": "-1"})["stagger"] == -1.0
     with pytest.raises(UsageError):
@@ -424,11 +445,13 @@ def test_rules_give_their_stagger_and_the_option_overrides_it(monkeypatch):
     monkeypatch.setattr(auto.AutoBackend, "_race_here", spy)
     monkeypatch.setattr(auto, "FIRST_TRY_BUDGET_S", 1e-9)  # over before it starts
     model = build_model(BOARDS["futoshiki"])
-    if all(auto._eligible(auto.Member(n), model) for n in ("listcolor", "sat")) and \
-            auto.first_try_budget(auto.Member("listcolor"), model, None) is not None:
+    members, rule = auto.choose(model, 1, need=2)
+    if all(auto._eligible(m, model) for m in members) and \
+            auto.first_try_budget(members[0], model, None) is not None:
         get_backend("auto").solve(model, workers=2)
         get_backend("auto").solve(model, workers=2, stagger=0.25)
-        assert calls == [(["listcolor", "sat"], 0.0), (["listcolor", "sat"], 0.25)]
+        names = [m.backend for m in members[:2]]
+        assert calls == [(names, auto.rule_stagger(rule)), (names, 0.25)]
 
 
 @needs_proc
@@ -438,7 +461,8 @@ def test_a_small_board_the_first_try_misses_is_raced_and_verified(monkeypatch):
     result = get_backend("auto").solve(build_model(board), workers=2, time_limit=30)
     assert result.status is Status.SAT and not verify(board, result.solutions[0])
     assert result.stats["auto_rule"] == "small"
-    assert result.stats["answered_by"] in result.stats["portfolio"]
+    ran = [auto.Member.parse(label).backend for label in result.stats["portfolio"]]
+    assert result.stats["answered_by"] in ran
     assert children() == []
 
 

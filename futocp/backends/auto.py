@@ -290,6 +290,7 @@ seconds) loses little before the race; about what starting the race costs (a for
 the pipe, the answer sent back: 10-40 ms with the machine's load)."""
 
 _FIRST_TRY_BACKENDS = ("listcolor",)  # in-process members that answer small boards at once
+_NOT_HERE = ("workers", "core")  # options that take a first try out of this process's core
 
 
 def first_try_budget(member: Member, model: Model, memory_limit: float | None,
@@ -298,7 +299,7 @@ def first_try_budget(member: Member, model: Model, memory_limit: float | None,
 
     A portfolio costs a fork per member; on a small board its first member answers
     in milliseconds, so auto tries it alone first: when ``member`` is ``listcolor``
-    with its compiled core, without options of its own, on a model of at most
+    with its compiled core (its search options, not ``workers`` or ``core``), on a model of at most
     :data:`FIRST_TRY_MAX_LITERALS` cells x values and at most 64 values (the
     core's narrow lists), and no memory limit asks for a child process: the table
     ``rule``'s ``first_try_s`` (measured), else :data:`FIRST_TRY_BUDGET_S`.
@@ -309,7 +310,8 @@ def first_try_budget(member: Member, model: Model, memory_limit: float | None,
         >>> first_try_budget(Member("sat"), build_model(latin_square(4)), None) is None
         True
     """
-    if (member.backend not in _FIRST_TRY_BACKENDS or member.options or memory_limit is not None
+    if (member.backend not in _FIRST_TRY_BACKENDS or memory_limit is not None
+            or any(key in _NOT_HERE for key, _ in member.options)
             or model.n_cells * model.n_values > FIRST_TRY_MAX_LITERALS or model.n_values > 64):
         return None
     from .listcolor import core_available
