@@ -60,12 +60,12 @@ def _default(board: futocp.Board, limit: int | None) -> Any:
 
 
 def _portfolio(board: futocp.Board, limit: int | None) -> Any:
-    saved = auto.FIRST_TRY_MAX_LITERALS
-    auto.FIRST_TRY_MAX_LITERALS = 0  # no first try: the portfolio as before
+    saved = auto.FIRST_TRY_MAX_VALUES
+    auto.FIRST_TRY_MAX_VALUES = 0  # no first try: the portfolio as before
     try:
         return futocp.solve(board, limit=limit)
     finally:
-        auto.FIRST_TRY_MAX_LITERALS = saved
+        auto.FIRST_TRY_MAX_VALUES = saved
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from futocp.backends import REGISTRY, auto, get_backend
+from futocp.board import Board
 from futocp.cli import main
 from futocp.crosscheck import choose_backends
 from futocp.errors import UsageError
@@ -398,14 +399,16 @@ def test_the_member_here_stops_when_the_forked_one_wins(monkeypatch):
     assert children() == []
 
 
-def test_the_first_try_is_for_small_models_of_listcolor_only():
+def test_the_first_try_is_for_listcolor_on_models_its_compiled_core_takes():
     small, big = build_model(latin_square(4)), build_model(latin_square(40))
     budget = auto.first_try_budget(auto.Member("listcolor"), small, None)
     assert budget in (auto.FIRST_TRY_BUDGET_S, None)  # None: the compiled core is not built
     searching = auto.Member("listcolor", (("lookahead", "never"), ("branching", "dual")))
     assert auto.first_try_budget(searching, small, None) == budget  # search options stay here
-    assert big.n_cells * big.n_values > auto.FIRST_TRY_MAX_LITERALS
-    for member, model, memory_limit in [(auto.Member("listcolor"), big, None),
+    assert auto.first_try_budget(auto.Member("listcolor"), big, None) == budget  # 64,000 literals
+    n = auto.FIRST_TRY_MAX_VALUES + 1
+    wide = build_model(Board(n, [range(n)], range(1, n + 1)))  # more values than the core's lists
+    for member, model, memory_limit in [(auto.Member("listcolor"), wide, None),
                                         (auto.Member("cpsat"), small, None),
                                         (auto.Member("listcolor", (("workers", 2),)), small, None),
                                         (auto.Member("listcolor", (("core", "python"),)), small, None),

@@ -27,8 +27,8 @@ gives a ranked list of *members* (a backend and its options).
   solutions), else ``unknown`` with the members' reasons.
 
 With ``workers`` above 1, when the first member is ``listcolor`` with its
-compiled core on a model of up to :data:`FIRST_TRY_MAX_LITERALS` cells x
-values and no memory limit asks for child processes (:func:`first_try_budget`),
+compiled core on a model of up to :data:`FIRST_TRY_MAX_VALUES` values and no
+memory limit asks for child processes (:func:`first_try_budget`),
 it searches in this process from the start and only the other members are
 forked: the k-th member (k >= 2) ``max(budget, (k - 1) * stagger)`` seconds
 after the start, where ``budget`` is the first try's (the rule's ``first_try_s``,
@@ -72,7 +72,7 @@ from ..result import Result, Status
 from .base import KILL_GRACE_S, Backend, Deadline, Option, active_limits, run_limits
 
 __all__ = ["AutoBackend", "Member", "features", "load_choices", "choose", "fallbacks", "CHOICES_FILE",
-           "DEFAULT_WORKERS", "first_try_budget", "FIRST_TRY_MAX_LITERALS", "FIRST_TRY_BUDGET_S",
+           "DEFAULT_WORKERS", "first_try_budget", "FIRST_TRY_MAX_VALUES", "FIRST_TRY_BUDGET_S",
            "STAGGER_S", "rule_stagger"]
 
 CHOICES_FILE = Path(__file__).with_name("auto_choices.json")
@@ -276,12 +276,12 @@ def fallbacks(model: Model, limit: int | None, tried: Sequence[Member]) -> list[
                   if n not in names and _eligible(Member(n), model)]
 
 
-FIRST_TRY_MAX_LITERALS = 45_000
-"""The largest model (cells x values) whose first member :func:`first_try_budget` lets run
-in this process before a portfolio starts: a 35x35 Latin square. Measured with the
-compiled core: Futoshiki up to 13x13, Sudoku 9x9 and QWH up to order 20 answer in well
-under a millisecond, a 16x16 Sudoku in about 10 ms, most order-30 QWH files in 20-100 ms
-(issue 25: forking the race cost more than the search there)."""
+FIRST_TRY_MAX_VALUES = 128
+"""The most values of a model whose first member :func:`first_try_budget` lets search in
+this process: the compiled core's widest lists (its wide build's). Up to issue 25 a
+first try was for models of up to 45,000 cells x values only (a 35x35 Latin square);
+since the member here keeps searching during the race, one child fewer helps big
+boards too (on 2 cores, a search runs up to 1.8x slower beside a busy process)."""
 
 FIRST_TRY_BUDGET_S = 0.03
 """Seconds of that first try: short (issue 25), so that a board another member solves
@@ -300,8 +300,7 @@ def first_try_budget(member: Member, model: Model, memory_limit: float | None,
     A portfolio costs a fork per member; on a small board its first member answers
     in milliseconds, so auto tries it alone first: when ``member`` is ``listcolor``
     with its compiled core (its search options, not ``workers`` or ``core``), on a model of at most
-    :data:`FIRST_TRY_MAX_LITERALS` cells x values and at most 64 values (the
-    core's narrow lists), and no memory limit asks for a child process: the table
+    :data:`FIRST_TRY_MAX_VALUES` values, and no memory limit asks for a child process: the table
     ``rule``'s ``first_try_s`` (measured), else :data:`FIRST_TRY_BUDGET_S`.
 
     Example:
@@ -312,7 +311,7 @@ def first_try_budget(member: Member, model: Model, memory_limit: float | None,
     """
     if (member.backend not in _FIRST_TRY_BACKENDS or memory_limit is not None
             or any(key in _NOT_HERE for key, _ in member.options)
-            or model.n_cells * model.n_values > FIRST_TRY_MAX_LITERALS or model.n_values > 64):
+            or model.n_values > FIRST_TRY_MAX_VALUES):
         return None
     from .listcolor import core_available
 
