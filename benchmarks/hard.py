@@ -465,7 +465,8 @@ def _measured_rule(name: str, when: dict[str, Any], inside: Sequence[dict[str, A
     """A rule of auto's table from the measured rows ``inside`` (each with its ``name``):
     the futocp systems ranked by solved count (most first), then the files on which each
     is within :data:`TARGET` of the fastest (:func:`_near_best`), then median time (a
-    time-out counts as the cap); no stagger where the second one answered some file
+    time-out counts as the cap), and the members after the first by the files the ones
+    before them leave (:func:`_complementary`); no stagger where the second one answered some file
     first (:func:`_second_wins`), and then the first try's budget (:func:`_first_try_s`).
     ``prior``: the ranking to use when no system solved a file."""
     if not inside:
@@ -480,8 +481,8 @@ def _measured_rule(name: str, when: dict[str, Any], inside: Sequence[dict[str, A
         score[s] = (-solved, -near, statistics.median(row["runs"][s]["s"] for row in inside))
     ranked = sorted(systems, key=lambda s: score[s])
     # one configuration per backend, its best: two of one backend race for the same files
-    ranked = [s for k, s in enumerate(ranked)
-              if Member.parse(s).backend not in {Member.parse(t).backend for t in ranked[:k]}]
+    ranked = _complementary([s for k, s in enumerate(ranked) if Member.parse(s).backend
+                             not in {Member.parse(t).backend for t in ranked[:k]}], inside)
     why = "; ".join(f"{s} solved {-score[s][0]}/{len(inside)}, within {TARGET:g}x of the "
                     f"fastest on {-score[s][1]}, median {score[s][2]:.3f} s" for s in ranked)
     if all(score[s][0] == 0 for s in systems) and prior is not None:
@@ -559,6 +560,22 @@ def _second_wins(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> str
     wins = [f"{row['name']} {row['runs'][second]['s']:.2f} s" for row in inside
             if _wins(row["runs"][second], row["runs"][first])]
     return f"{second} first on " + ", ".join(wins) if wins else ""
+
+
+def _complementary(ranked: Sequence[str], inside: Sequence[dict[str, Any]]) -> list[str]:
+    """``ranked`` reordered greedily for a portfolio: the first stays; each next one is
+    the system within :data:`TARGET` of the fastest (:func:`_near_best`) on most of the
+    files that none placed before it is near on (ties, and once every file is covered:
+    the order of ``ranked``)."""
+    out, rest = list(ranked[:1]), list(ranked[1:])
+    while rest:
+        left = [row for row in inside
+                if not any(_near_best(row["runs"], s, ranked) for s in out)]
+        best = max(rest, key=lambda s: (sum(_near_best(row["runs"], s, ranked) for row in left),
+                                        -rest.index(s)))
+        out.append(best)
+        rest.remove(best)
+    return out
 
 
 def _near_best(runs: dict[str, Any], system: str, systems: Sequence[str]) -> bool:

@@ -332,6 +332,20 @@ def test_a_measured_rule_keeps_one_configuration_per_backend():
                                {"backend": "sat"}, {"backend": "cpsat"}]
 
 
+def test_the_members_after_the_first_cover_the_files_it_loses():
+    # sat solves more files than cpsat, but only where listcolor is fast already; cpsat is
+    # the fastest on the file listcolor loses: it comes second
+    hard = _hard()
+    runs = {"listcolor": (0.01, 0.02, 20.0), "sat": (0.5, 0.3, 20.0), "cpsat": (20.0, 20.0, 8.0)}
+    inside = [{"name": f"f{i}", "order": 40, "holes": 528, "set": "qwh",
+               "runs": {s: {"status": "sat" if t[i] < 20 else "unknown", "s": t[i]}
+                        for s, t in runs.items()}} for i in range(3)]
+    assert hard._complementary(["listcolor", "sat", "cpsat"], inside) == ["listcolor", "cpsat", "sat"]
+    rule = hard._measured_rule("q", {}, inside, 20.0)
+    assert [m["backend"] for m in rule["members"]] == ["listcolor", "cpsat", "sat"]
+    assert hard._complementary(["listcolor", "sat"], inside[:2]) == ["listcolor", "sat"]
+
+
 # ------------------------------------------------------- the first try in this process
 def _no_portfolio(self, *args, **kwargs):
     raise AssertionError("a portfolio started (a fork) for a board its first member settles")
