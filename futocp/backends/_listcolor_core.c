@@ -47,6 +47,12 @@
  *   pack_givens(program, clues) -> bytes       (futocp/batch.py)
  *   run_many(program, base, givens, count, limit, mode, weights, dual_branching,
  *            hidden_singles, asterisms, want) -> [row per board]   (futocp/batch.py)
+ *
+ * A search makes no Python object: its solutions go into a C buffer (SolBuf)
+ * and become label tuples after it. run calls its time-limit callback during
+ * the search, with the GIL; run_many has none and searches without the GIL
+ * (futocp/batch.py's worker threads run their calls at once). The module keeps
+ * no mutable global state: everything a search writes is its own Search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
