@@ -78,10 +78,24 @@ def _many_verify(boards: Sequence[Board]) -> list[Any]:
     return out
 
 
-def ways(workers: int) -> dict[str, Way]:
-    """The ways of solving a collection, by name (``workers``: the threaded way's)."""
-    return {"loop": _loop, "solve_many": _many,
-            f"solve_many workers={workers}": lambda boards: _many(boards, workers),
+def _many_clocked(boards: Sequence[Board], workers: int, spans: list[float]) -> list[Any]:
+    """:func:`_many` on ``workers`` threads; appends to ``spans`` the time it would take
+    with a free core per thread and the work shared evenly: the main thread's CPU time
+    plus the other threads' CPU time divided by ``workers`` (an estimate)."""
+    c0, m0 = time.process_time(), time.thread_time()
+    out = _many(boards, workers)
+    main = time.thread_time() - m0
+    spans.append(main + (time.process_time() - c0 - main) / workers)
+    return out
+
+
+def ways(workers: int, spans: list[float] | None = None) -> dict[str, Way]:
+    """The ways of solving a collection, by name (``workers``: the threaded way's;
+    ``spans``: where it appends :func:`_many_clocked`'s estimate, or None)."""
+    def threaded(boards: Sequence[Board]) -> list[Any]:
+        return _many(boards, workers) if spans is None else _many_clocked(boards, workers, spans)
+
+    return {"loop": _loop, "solve_many": _many, f"solve_many workers={workers}": threaded,
             "solve_many+verify": _many_verify}
 
 
@@ -102,7 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="threads of the threaded solve_many way (default 2)")
     a = p.parse_args(argv)
     boards = read_many(a.file)
-    table = ways(a.workers)
+    spans: list[float] = []
+    table = ways(a.workers, spans)
     threaded = f"solve_many workers={a.workers}"
     _many(boards[:10])  # warm: imports, the compiled program
     _loop(boards[:10])
@@ -131,7 +146,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{cpu_rate[name] / cpu_rate['loop']:.1f} | "
               f"{wall_rate[name] / wall_rate['loop']:.1f} |")
     one, many = wall_rate["solve_many"], wall_rate[threaded]
-    print(f"{threaded} / solve_many, wall: {many / one:.2f}x")
+    free = n / statistics.median(spans)
+    print(f"{threaded} / solve_many, wall: {many / one:.2f}x; with a free core per thread "
+          f"~{free:,.0f}/s (an estimate, not a measurement: the main thread's CPU time plus "
+          f"the worker threads' divided by {a.workers}; medians of {a.repeat})")
     if os.path.basename(a.file) == "top1465.txt":
         for name, rate, what in (("solve_many", cpu_rate["solve_many"], "cpu, one thread"),
                                  (threaded, many, "wall")):

@@ -108,7 +108,10 @@ def solve_many(boards: Iterable[Board], backend: str = "listcolor", *, limit: in
     collecting = gc.isenabled()
     gc.disable()  # the batch makes many small objects and no cycles: no collection passes
     try:
-        for indices in _by_structure(boards).values():
+        groups = _by_structure(boards)
+        if len(groups) == 1:  # one structure (a collection): its Results are in order
+            return _solve_group(boards, limit, options)
+        for indices in groups.values():
             for i, result in zip(indices,
                                  _solve_group([boards[i] for i in indices], limit, options),
                                  strict=True):
@@ -170,23 +173,30 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
         weights = ["removed", "binary"] if limit == 1 else ["removed"]
     n = len(prog.cells)
 
-    def run(chunk: tuple[int, int]) -> list[tuple[Any, ...]]:
+    def run(chunk: tuple[int, int]) -> list[Result]:
+        # on a worker thread, the Results of a chunk are made (with the GIL) while the
+        # other threads' searches go on
         lo, hi = chunk
-        return module.run_many(native, base, givens[lo * n:hi * n], hi - lo, limit,
+        rows = module.run_many(native, base, givens[lo * n:hi * n], hi - lo, limit,
                                opts["lookahead"], weights, opts["branching"] == "dual",
                                opts["hidden_singles"], first.asterisms, want)
+        return _results(boards[lo:hi], rows, limit)
 
     count = len(boards)
     workers = min(opts["workers"], count)
     t1 = time.perf_counter()
     if workers == 1:
-        rows = run((0, count))
+        out = run((0, count))
     else:
         chunks = _chunks(count, max(workers, min(workers * _PIECES, count // _PIECE_MIN)))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            rows = [row for part in pool.map(run, chunks) for row in part]
-    share = (time.perf_counter() - t1) / len(boards)
-    return _results(boards, rows, limit, t1 - t0, share)
+            out = [r for part in pool.map(run, chunks) for r in part]
+    share = (time.perf_counter() - t1) / count
+    build = t1 - t0
+    for r in out:
+        r.stats.update(build_s=build, solve_s=share, wall_s=build + share)
+        build = 0.0
+    return out
 
 
 def _chunks(count: int, pieces: int) -> list[tuple[int, int]]:
@@ -196,10 +206,11 @@ def _chunks(count: int, pieces: int) -> list[tuple[int, int]]:
     return [(count * i // k, count * (i + 1) // k) for i in range(k)]
 
 
-def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: int | None,
-             build: float, share: float) -> list[Result]:
+def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: int | None
+             ) -> list[Result]:
     """The Results of ``run_many``'s rows, each solution checked (the core checked the
-    labels, clues and asterisms; a board's relations are checked here)."""
+    labels, clues and asterisms; a board's relations are checked here); their times
+    are 0 (the caller sets them)."""
     out = []
     stops: dict[tuple[Status, bool, bool], str] = {}  # stop_reason depends on these alone here
     for b, row in zip(boards, rows, strict=True):
@@ -223,8 +234,7 @@ def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: in
         stats = {"nodes": nodes, "backtracks": backtracks, "removed_values": removed,
                  "max_depth": max_depth, "probes": probes, "failed_literals": failed,
                  "dilemma_values": dilemma, "core": "compiled", "batch": True,
-                 "build_s": build, "solve_s": share, "wall_s": build + share, "stopped": stop}
-        build = 0.0
+                 "build_s": 0.0, "solve_s": 0.0, "wall_s": 0.0, "stopped": stop}
         out.append(Result(status, sols, stats, "listcolor", exhausted, board=b, limit=limit,
                           verdicts=verdicts))  # verdicts: futocp.verify's, kept
     return out
