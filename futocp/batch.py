@@ -13,8 +13,8 @@ the solutions and their order are the same.
 8 per thread) that N threads (:class:`concurrent.futures.ThreadPoolExecutor`)
 take in turn, one call of ``run_many`` each: the core reads every input with
 the GIL, runs its searches without it (two cores: two searches at once), and
-makes its rows with it again. Each board's search is the one of ``workers=1``, so the Results are
-the same; only the time changes.
+makes its rows with it again. Each board's search is the one of
+``workers=1``, so the Results are the same; only the time changes.
 """
 
 from __future__ import annotations
@@ -57,21 +57,24 @@ def solve_many(boards: Iterable[Board], backend: str = "listcolor", *, limit: in
 
     With ``backend="listcolor"`` and its compiled core built, the boards of one
     structure are solved in one call of the core (the compiled program is
-    kept; only the givens differ); with ``workers=N``, in N calls at once, on
-    N threads (the core searches without the GIL), each taking contiguous
-    chunks of the boards in turn. Other backends, other options (``seed``, ``time_limit``,
-    ``core``) and programs the core does not take are solved board by board
-    with :func:`futocp.solve` (``workers`` then means what it means there:
-    listcolor splits each search over N processes).
+    kept; only the givens differ); with ``workers=N``, in calls on N threads
+    at once (the core searches without the GIL), each thread taking
+    contiguous chunks of the boards in turn. Other backends, other options
+    (``seed``, ``time_limit``, ``core``) and programs the core does not take
+    are solved board by board with :func:`futocp.solve` (``workers`` then
+    means what it means there: listcolor splits each search over N
+    processes).
 
     Every solution is verified before it is returned, with the semantics of
     :func:`futocp.verify.verify` (every label a label of the board, the
     clues kept, every asterism holding the board's multiset of labels, every
-    relation holding). On the batch path the core checks the labels, clues and
-    asterisms in C, on the label tuples it returns (against the board's own
-    asterisms and clues, not the compiled program); the relations of a board
-    that has any are checked by :func:`~futocp.verify.verify` itself. A wrong
-    solution raises :class:`~futocp.errors.SolverError`.
+    relation holding). On the batch path the core checks the clues and
+    asterisms in C, on the value index of each cell that it keeps for a
+    solution (against the board's own asterisms and clues, not the compiled
+    program), and makes the label tuples from those indices (every label one
+    of the board's labels); the relations of a board that has any are checked
+    by :func:`~futocp.verify.verify` itself. A wrong solution raises
+    :class:`~futocp.errors.SolverError`.
 
     Args:
         boards: The boards.
@@ -83,8 +86,9 @@ def solve_many(boards: Iterable[Board], backend: str = "listcolor", *, limit: in
             boards at once: the Results (solutions, counters, verdicts) are
             those of ``workers=1``, in the same order; only ``solve_s`` and
             ``wall_s`` change. 1 by default, so that timings do not depend on
-            the machine's other load; 2 on a machine with two free cores about
-            halves the wall time of the search.
+            the machine's other load; on top1465 with two free cores,
+            ``workers=2`` is 1.6-1.8x faster by wall clock (the same CPU
+            time); on cores busy with other work it gains little.
 
     Returns:
         The Results, in the order of ``boards``: the status and solutions of
@@ -209,7 +213,7 @@ def _chunks(count: int, pieces: int) -> list[tuple[int, int]]:
 def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: int | None
              ) -> list[Result]:
     """The Results of ``run_many``'s rows, each solution checked (the core checked the
-    labels, clues and asterisms; a board's relations are checked here); their times
+    clues and asterisms; a board's relations are checked here); their times
     are 0 (the caller sets them)."""
     out = []
     stops: dict[tuple[Status, bool, bool], str] = {}  # stop_reason depends on these alone here
