@@ -3,6 +3,10 @@ of listcolor's compiled core per structure (``run_many``), every solution verifi
 
 from __future__ import annotations
 
+import json
+import sys
+import threading
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,7 +17,7 @@ from futocp.backends import listcolor
 from futocp.backends.listcolor import compile_program
 from futocp.batch import solve_many
 from futocp.board import Board
-from futocp.errors import SolverError
+from futocp.errors import SolverError, UsageError
 from futocp.families import futoshiki, latin_square, sudoku
 from futocp.model import build_model
 
@@ -146,3 +150,106 @@ def test_pack_givens_refuses_bad_input(clues: list[object]) -> None:
     module, native, _, _ = _native(latin_square(3))
     with pytest.raises((ValueError, TypeError)):
         module.pack_givens(native, clues)
+
+
+def _key(r: futocp.Result) -> tuple[object, ...]:
+    """A Result but its times."""
+    stats = {k: v for k, v in r.stats.items() if not k.endswith("_s")}
+    return r.status, r.solutions, r.exhausted, r.verdicts, stats, r.board
+
+
+def _mixed() -> list[Board]:
+    top = formats.read_many("instances/sudoku/top95.txt")[:40]
+    return [*top[:20], latin_square(4, [[1, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]]),
+            futoshiki(4, less=[((0, 0), (0, 1))]), *top[20:],
+            sudoku((2, 2), [[1, 1, 0, 0], [0] * 4, [0] * 4, [0] * 4])]  # the last: no solution
+
+
+@needs_core
+@pytest.mark.parametrize("limit", [1, 2])
+def test_workers_give_the_results_of_one(limit: int) -> None:
+    boards = _mixed()
+    one = solve_many(boards, limit=limit)
+    for workers in (2, 3):
+        many = solve_many(boards, limit=limit, workers=workers)
+        assert [_key(r) for r in many] == [_key(r) for r in one]
+        assert all(r.stats["batch"] for r in many)
+
+
+@needs_core
+def test_more_workers_than_boards_and_no_boards() -> None:
+    boards = formats.read_many("instances/sudoku/top95.txt")[:3]
+    got = solve_many(boards, workers=8)
+    assert [_key(r) for r in got] == [_key(r) for r in solve_many(boards)]
+    assert all(r.solutions and not futocp.verify(b, r.solutions[0])
+               for b, r in zip(boards, got, strict=True))
+    assert solve_many([], workers=2) == []
+
+
+@needs_core
+def test_workers_must_be_positive() -> None:
+    with pytest.raises(UsageError):
+        solve_many([latin_square(3)], workers=0)
+
+
+@needs_core
+def test_bad_givens_raise_from_a_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk's call of run_many that refuses its input raises out of solve_many."""
+    module = listcolor._core
+    real = module.pack_givens
+    monkeypatch.setattr(module, "pack_givens",
+                        lambda native, clues: real(native, clues)[:-1])  # a byte short
+    boards = formats.read_many("instances/sudoku/top95.txt")[:40]
+    with pytest.raises(ValueError, match="givens"):
+        solve_many(boards, workers=2)
+
+
+@needs_core
+def test_run_many_lets_other_threads_run() -> None:
+    """While run_many searches, another thread runs Python: it holds no GIL. With a
+    switch interval far longer than the searches, the main thread gets the GIL back
+    before the worker's call returns only if the core releases it."""
+    boards = formats.read_many("instances/sudoku/top1465.txt")[:700]
+    module, native, n, m = _native(boards[0])
+    givens = module.pack_givens(native, [b.clues for b in boards])
+    base = [(1 << m) - 1] * n
+    ready, done = threading.Event(), threading.Event()
+    rows: list[object] = []
+
+    def work() -> None:
+        ready.set()
+        rows.extend(module.run_many(native, base, givens, len(boards), 1, "auto", ["removed"],
+                                    False, True, boards[0].asterisms, [1] * m))
+        done.set()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(5.0)
+    try:
+        worker = threading.Thread(target=work)
+        worker.start()
+        ready.wait()
+        during = not done.is_set()  # back here while the worker is still in run_many
+    finally:
+        sys.setswitchinterval(interval)
+    worker.join()
+    assert during
+    assert len(rows) == len(boards) and all(row[-2] and row[-1] for row in rows)  # type: ignore[index]
+
+
+@needs_core
+def test_the_command_line_passes_workers_to_the_batch(capsys: pytest.CaptureFixture[str]) -> None:
+    """``futocp solve COLLECTION --backend listcolor --opt workers=2``: the batch on two
+    threads, the same records as with one."""
+    from futocp.cli import main
+
+    def records(*extra: str) -> list[dict[str, object]]:
+        assert main(["solve", "instances/sudoku/top95.txt", "--backend", "listcolor", "--json",
+                     *extra]) == 0
+        out = json.loads(capsys.readouterr().out)["instances"]
+        for rec in out:
+            assert rec["stats"].pop("batch") is True
+            for key in ("build_s", "solve_s", "wall_s"):
+                rec["stats"].pop(key)
+        return out
+
+    assert records("--opt", "workers=2") == records()

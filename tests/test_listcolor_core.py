@@ -348,3 +348,40 @@ def test_wide_lsencode_order_70() -> None:
     board = formats.read("instances/qwh/lsencode/qwh.order70.holes2940.pls")
     stats = both(board, 1).stats
     assert stats["probes"] and stats["backtracks"] >= 20, stats
+
+
+@needs_wide
+@pytest.mark.parametrize("bad", [-1, -(1 << 70), 1 << 128, 1 << 100])
+def test_wide_bit_sets_out_of_range_are_refused(bad: int) -> None:
+    """The wide core reads a list over 64 bits in two halves (no module state): a
+    negative int, one of 129 bits or more and one naming a value beyond the program's
+    100 are refused; a list just over 64 bits is taken."""
+    prog = compile_program(build_model(latin_square(100)))
+    native = listcolor._native_program(prog)
+    core = listcolor._native_module(native)
+    assert core is listcolor._core_wide
+    n, full = len(prog.cells), (1 << prog.n_values) - 1
+    args = bytes(n), 1, 1, "auto", ["removed"], False, True, [], [0] * prog.n_values
+    (row,) = core.run_many(native, [1 << 64] + [full] * (n - 1), *args)
+    assert row[0] is True and len(row[-1]) == 1  # finished, one solution
+    with pytest.raises(ValueError):
+        core.run_many(native, [bad] + [full] * (n - 1), *args)
+
+
+@needs_core
+def test_run_counts_the_lists_solutions_towards_the_limit() -> None:
+    """``run`` keeps its solutions in C during the search and appends them after it;
+    the solutions already in the list count towards ``limit``, as when they were
+    appended one by one."""
+    prog = compile_program(build_model(latin_square(4)))
+    native = listcolor._native_program(prog)
+    core = listcolor._native_module(native)
+
+    def run(found: list[tuple[object, ...]], limit: int) -> list[tuple[object, ...]]:
+        core.run(native, prog.domains, limit, lambda: False, "auto", ["removed"], False, True,
+                 None, found)
+        return found
+
+    fresh = run([], 3)
+    assert len(fresh) == 3 and len(set(fresh)) == 3
+    assert run(["earlier"], 3) == ["earlier", *fresh[:2]]

@@ -47,6 +47,12 @@
  *   pack_givens(program, clues) -> bytes       (futocp/batch.py)
  *   run_many(program, base, givens, count, limit, mode, weights, dual_branching,
  *            hidden_singles, asterisms, want) -> [row per board]   (futocp/batch.py)
+ *
+ * A search makes no Python object: its solutions go into a C buffer (SolBuf)
+ * and become label tuples after it. run calls its time-limit callback during
+ * the search, with the GIL; run_many has none and searches without the GIL
+ * (futocp/batch.py's worker threads run their calls at once). The module keeps
+ * no mutable global state: everything a search writes is its own Search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -152,42 +158,34 @@ static void Program_dealloc(Program *p) {
     Py_TYPE(p)->tp_free((PyObject *)p);
 }
 
-#if NW == 2
-static PyObject *two64, *sixty_four; /* 2**64 and 64, made by the module's init */
-#endif
-
 /* A Python int as bits (lists, supports, masks): 0, or -1 with ValueError for an
- * int outside 0..2**BITS_WIDTH - 1 (TypeError for another type). */
+ * int outside 0..2**BITS_WIDTH - 1 (TypeError for another type). No module state:
+ * the wide build shifts by a small int (CPython's cached small ints; no global). */
 static int as_bits(PyObject *o, bits *out) {
-#if NW == 1
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) goto range;
-    *out = (bits)v;
-    return 0;
-#else
-    if (!PyLong_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "expected an int");
-        return -1;
-    }
-    int small = PyObject_RichCompareBool(o, two64, Py_LT);
-    if (small < 0) return -1;
-    if (small) { /* negative ints raise OverflowError here */
-        unsigned long long v = PyLong_AsUnsignedLongLong(o);
-        if (v == (unsigned long long)-1 && PyErr_Occurred()) goto range;
+    if (v != (unsigned long long)-1 || !PyErr_Occurred()) {
         *out = (bits)v;
         return 0;
     }
-    PyObject *high = PyNumber_Rshift(o, sixty_four);
-    if (!high) return -1;
-    unsigned long long hi = PyLong_AsUnsignedLongLong(high); /* OverflowError: >= 2**128 */
-    Py_DECREF(high);
-    if (hi == (unsigned long long)-1 && PyErr_Occurred()) goto range;
-    unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
-    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *out = (bits)hi << 64 | (bits)lo;
-    return 0;
+#if NW == 2
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) { /* >= 2**64, or negative */
+        PyErr_Clear();
+        PyObject *sixty_four = PyLong_FromLong(64);
+        if (!sixty_four) return -1;
+        PyObject *high = PyNumber_Rshift(o, sixty_four);
+        Py_DECREF(sixty_four);
+        if (!high) return -1;
+        /* OverflowError: >= 2**128, or negative (a negative int's high part is) */
+        unsigned long long hi = PyLong_AsUnsignedLongLong(high);
+        Py_DECREF(high);
+        if (hi != (unsigned long long)-1 || !PyErr_Occurred()) {
+            unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
+            if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+            *out = (bits)hi << 64 | (bits)lo;
+            return 0;
+        }
+    }
 #endif
-range:
     if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
         PyErr_Clear();
         PyErr_SetString(PyExc_ValueError, "a bit set must lie in 0..2**" STR(BITS_WIDTH) " - 1");
@@ -805,11 +803,18 @@ typedef struct {
 
 typedef struct { int ok; long long weight, removed; size_t dstart, dend; } ProbeRes;
 
+/* The solutions found, in C (a search makes no Python object: run_many runs it
+ * without the GIL): solution i is the value index of each model cell's label,
+ * v[i * n_cells .. (i + 1) * n_cells); made into label tuples after the search. */
+typedef struct { unsigned char *v; size_t n, cap; } SolBuf;
+
 struct Search {
     Program *p;
     int hs, dual_branching, by_binary[2], look_check[2];
     long long limit;
-    PyObject *expired, *solutions;
+    PyObject *expired;        /* the time-limit callback (run), or NULL: none (run_many) */
+    SolBuf sols;              /* the solutions found */
+    long long found;          /* the solutions that count towards ``limit`` */
     long long nodes, backtracks, max_depth, probes, failed, dilemma, removed, binary;
     /* events (LIFO) */
     int *evc;
@@ -1356,7 +1361,7 @@ static int plain_branch(Search *s, Dfs *f, bits *blk) {
 }
 
 static int expired_now(Search *s) {
-    if (s->expired == Py_None) return 0;  /* run_many: no time limit */
+    if (!s->expired) return 0;  /* run_many: no time limit (and no GIL) */
     PyObject *r = PyObject_CallNoArgs(s->expired);
     if (!r) { s->error = 1; return -1; }
     int t = PyObject_IsTrue(r);
@@ -1618,18 +1623,36 @@ static int look_branch(Search *s, Dfs *f, bits *blk) {
 
 enum { R_TRUE = 1, R_FALSE = 0, R_NONE = 2, R_YIELD = 3, R_ERROR = -1 };
 
+/* A solution (every list one value) into the search's SolBuf: 0, or -1 (out of
+ * memory: ``oom`` set). */
 static int record(Search *s, const bits *doms) {
     const Program *p = s->p;
-    PyObject *t = PyTuple_New(p->n);
-    if (!t) return -1;
-    for (int i = 0; i < p->n; i++) {
-        PyObject *v = PyTuple_GET_ITEM(p->values, hib(doms[i]));
-        Py_INCREF(v);
-        PyTuple_SET_ITEM(t, p->cells[i], v);
+    SolBuf *b = &s->sols;
+    const size_t n = (size_t)p->n;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 16;
+        unsigned char *a = cap <= SIZE_MAX / (n + 1) ? realloc(b->v, cap * n + 1) : NULL;
+        if (!a) { s->oom = 1; return -1; }
+        b->v = a;
+        b->cap = cap;
     }
-    int r = PyList_Append(s->solutions, t);
-    Py_DECREF(t);
-    return r;
+    unsigned char *row = b->v + b->n * n;
+    for (int i = 0; i < p->n; i++) row[p->cells[i]] = (unsigned char)hib(doms[i]);
+    b->n++;
+    s->found++;
+    return 0;
+}
+
+/* Solution ``row`` of a SolBuf as a tuple of the program's labels (with the GIL). */
+static PyObject *sol_tuple(const Program *p, const unsigned char *row) {
+    PyObject *t = PyTuple_New(p->n);
+    if (!t) return NULL;
+    for (int c = 0; c < p->n; c++) {
+        PyObject *v = PyTuple_GET_ITEM(p->values, row[c]);
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(t, c, v);
+    }
+    return t;
 }
 
 static void dfs_init(Dfs *f, bits *cur, int look, long long sw, long long budget, long long turn) {
@@ -1694,8 +1717,8 @@ static int dfs_step(Search *s, Dfs *f) {
             } else if (r == B_DEAD) {
                 f->alive = 0;
             } else {
-                if (record(s, f->cur) < 0) { s->error = 1; return R_ERROR; }
-                if (s->limit >= 0 && PyList_GET_SIZE(s->solutions) >= s->limit) return R_TRUE;
+                if (record(s, f->cur) < 0) return R_ERROR;
+                if (s->limit >= 0 && s->found >= s->limit) return R_TRUE;
             }
         }
         if (!f->alive) {
@@ -1866,10 +1889,11 @@ static void search_free(Search *s) {
     free(s->val2);
     free(s->scratch);
     free(s->common.a);
+    free(s->sols.v);
 }
 
-/* The search's settings and scratch (shared by run and run_many): 0, or -1 with
- * an exception set (the scratch is freed then). */
+/* The search's settings and scratch (shared by run and run_many; ``expired``
+ * NULL: no time limit): 0, or -1 with an exception set (the scratch is freed then). */
 static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *expired,
                        const char *mode, PyObject *weights, int dual_branching,
                        int hidden_singles, int *n_looks_out) {
@@ -1958,6 +1982,20 @@ static int search_root(Search *s, bits *root, int is_start, const char *mode, in
     return run_search(s, root, mode, n_looks);
 }
 
+/* Solutions ``first`` .. ``first + count - 1`` of a SolBuf, as label tuples appended
+ * to ``list`` (with the GIL): 0, or -1 with an exception set. */
+static int sols_append(const Program *p, const SolBuf *b, size_t first, size_t count,
+                       PyObject *list) {
+    for (size_t j = first; j < first + count; j++) {
+        PyObject *t = sol_tuple(p, b->v + j * (size_t)p->n);
+        if (!t) return -1;
+        int r = PyList_Append(list, t);
+        Py_DECREF(t);
+        if (r < 0) return -1;
+    }
+    return 0;
+}
+
 static PyObject *core_run(PyObject *self, PyObject *args) {
     PyObject *prog, *domains, *limit_obj, *expired, *weights, *start, *solutions;
     const char *mode;
@@ -1969,10 +2007,10 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
         return NULL;
     Program *p = (Program *)prog;
     Search s;
-    if (search_open(&s, p, limit_obj, expired, mode, weights, dual_branching, hidden_singles,
-                    &n_looks) < 0)
+    if (search_open(&s, p, limit_obj, expired == Py_None ? NULL : expired, mode, weights,
+                    dual_branching, hidden_singles, &n_looks) < 0)
         return NULL;
-    s.solutions = solutions;
+    s.found = PyList_GET_SIZE(solutions);  /* the list's solutions count towards the limit */
     PyObject *out = NULL;
     int r = R_ERROR;
     bits *root = blk_alloc(&s);
@@ -1988,7 +2026,7 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
 done:
     if (r == R_ERROR || s.error || s.oom) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
-    } else {
+    } else if (sols_append(p, &s.sols, 0, s.sols.n, solutions) == 0) {
         out = Py_BuildValue("(OLLLLLLL)", r == R_TRUE ? Py_True : Py_False, s.nodes, s.backtracks,
                             s.max_depth, s.probes, s.failed, s.dilemma, s.removed);
     }
@@ -1997,12 +2035,13 @@ done:
 }
 
 /* run_many's check of a solution against the board (not the program): its
- * labels (``sol``: the value index of each model cell's label), the givens,
- * and each asterism's values as the wanted multiset (``want``: the count of
- * each value index). 1: it holds. */
+ * givens, and each asterism's values as the wanted multiset (``want``: the count
+ * of each value index). ``sol``: the value index of each model cell's label (a
+ * label is one of the program's values by construction). 1: it holds. */
 typedef struct {
     const unsigned char *givens;  /* this board's row: 0, or 1 + value index */
-    int n_ast, *astart, *acells, *want, *have, *sol;
+    const unsigned char *sol;
+    int n_ast, *astart, *acells, *want, *have;
 } Check;
 
 static int check_indices(const Program *p, const Check *k) {
@@ -2020,16 +2059,71 @@ static int check_indices(const Program *p, const Check *k) {
     return 1;
 }
 
+/* One board's outcome in run_many: its counters, and its solutions in the SolBuf */
+typedef struct {
+    int finished, verified;
+    long long nodes, backtracks, max_depth, probes, failed, dilemma, removed;
+    size_t first, count;
+} BoardOut;
+
+/* run_many's searches, board after board: touches no Python object (run without
+ * the GIL). ``basew``: the base block (lists and dual table); ``g``: the givens,
+ * count * n bytes, checked. 0, or -1 (out of memory). */
+static int many_search(Search *s, const bits *basew, const unsigned char *g, Py_ssize_t count,
+                       Check *k, BoardOut *res, const char *mode, int n_looks) {
+    const Program *p = s->p;
+    const int n = p->n;
+    for (Py_ssize_t b = 0; b < count; b++) {
+        const unsigned char *gb = g + b * n;
+        bits *root = blk_alloc(s);
+        if (!root) return -1;
+        /* the base block, then each given's other values leave its dual lists */
+        memcpy(root, basew, (size_t)p->W * sizeof(bits));
+        for (int i = 0; i < n; i++) {
+            const int gi = gb[p->cells[i]];
+            if (!gi) continue;
+            const bits keep = basew[i] & ((bits)1 << (gi - 1));
+            drop_positions(p, root + n, i, basew[i] & ~keep);
+            root[i] = keep;
+        }
+        s->nodes = s->backtracks = s->max_depth = s->probes = s->failed = s->dilemma = 0;
+        s->removed = s->binary = s->found = 0;
+        BoardOut *o = &res[b];
+        o->first = s->sols.n;
+        int r = search_root(s, root, 2, mode, n_looks);
+        if (r == R_ERROR || s->error || s->oom) return -1;
+        o->count = s->sols.n - o->first;
+        o->finished = r == R_TRUE;
+        o->nodes = s->nodes;
+        o->backtracks = s->backtracks;
+        o->max_depth = s->max_depth;
+        o->probes = s->probes;
+        o->failed = s->failed;
+        o->dilemma = s->dilemma;
+        o->removed = s->removed;
+        o->verified = 1;
+        k->givens = gb;
+        for (size_t j = 0; j < o->count && o->verified; j++) {
+            k->sol = s->sols.v + (o->first + j) * (size_t)n;
+            o->verified = check_indices(p, k);
+        }
+    }
+    return 0;
+}
+
 /* run_many(program, base, givens, count, limit, mode, weights, dual_branching,
  *          hidden_singles, asterisms, want)
  *   -> [(finished, nodes, backtracks, max_depth, probes, failed_literals,
  *        dilemma_values, removed_values, verified, solutions)] per board
  * ``count`` boards of the program's structure: board b's lists are ``base``
  * (internal cell order) with its givens ``givens[b * n:(b + 1) * n]`` (a
- * bytes-like object; per model cell 0, or 1 + the value index) kept; each is
- * settled and searched as run() does (no time limit), and every solution is
- * checked against the givens and the board's ``asterisms`` (model cells), each
- * of which must hold value v ``want[v]`` times (verified: all of them hold). */
+ * bytes-like object, copied; per model cell 0, or 1 + the value index) kept;
+ * each is settled and searched as run() does (no time limit), and every
+ * solution is checked against the givens and the board's ``asterisms`` (model
+ * cells), each of which must hold value v ``want[v]`` times (verified: all of
+ * them hold). Every input is read and checked first; the searches and checks
+ * then run without the GIL (other threads run meanwhile: futocp/batch.py's
+ * workers), and the rows are made after them. */
 static PyObject *core_run_many(PyObject *self, PyObject *args) {
     PyObject *prog, *base, *givens_obj, *limit_obj, *weights, *asterisms, *want_obj;
     Py_ssize_t count;
@@ -2047,8 +2141,10 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
     }
     Py_buffer gv;
     if (PyObject_GetBuffer(givens_obj, &gv, PyBUF_SIMPLE) < 0) return NULL;
-    PyObject *out = NULL, *row = NULL, *sols = NULL;
+    PyObject *out = NULL;
     bits *basew = NULL;
+    unsigned char *g = NULL;
+    BoardOut *res = NULL;
     Check k;
     memset(&k, 0, sizeof(k));
     Search s;
@@ -2062,7 +2158,10 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
                      gv.len, count * (Py_ssize_t)n);
         goto end;
     }
-    const unsigned char *g = gv.buf;
+    /* a copy: the searches read it without the GIL (a bytearray may change meanwhile) */
+    g = xcalloc((size_t)gv.len, 1);
+    if (!g) goto end;
+    memcpy(g, gv.buf, (size_t)gv.len);
     for (Py_ssize_t i = 0; i < gv.len; i++)
         if (g[i] > m) {
             PyErr_Format(PyExc_ValueError, "givens: %d is beyond the %d values", g[i], m);
@@ -2079,74 +2178,55 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
         if (!t) goto end;
         k.want = xcalloc(m, sizeof(int));
         k.have = xcalloc(m, sizeof(int));
-        k.sol = xcalloc(n, sizeof(int));
-        int bad = !k.want || !k.have || !k.sol;
+        int bad = !k.want || !k.have;
         for (int v = 0; v < m && !bad; v++)
             bad = int_in(PyTuple_GET_ITEM(t, v), 0, n, "a wanted count", &k.want[v]) < 0;
         Py_DECREF(t);
         if (bad) goto end;
     }
-    if (search_open(&s, p, limit_obj, Py_None, mode, weights, dual_branching, hidden_singles,
+    res = xcalloc((size_t)count, sizeof(BoardOut));
+    if (!res) goto end;
+    if (search_open(&s, p, limit_obj, NULL, mode, weights, dual_branching, hidden_singles,
                     &n_looks) < 0)
         goto end;
     opened = 1;
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = many_search(&s, basew, g, count, &k, res, mode, n_looks);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto end;
+    }
     out = PyList_New(count);
     if (!out) goto end;
     for (Py_ssize_t b = 0; b < count; b++) {
-        const unsigned char *gb = g + b * n;
-        sols = PyList_New(0);
-        bits *root = sols ? blk_alloc(&s) : NULL;
-        if (!root) goto fail;
-        /* the base block, then each given's other values leave its dual lists */
-        memcpy(root, basew, (size_t)p->W * sizeof(bits));
-        for (int i = 0; i < n; i++) {
-            const int gi = gb[p->cells[i]];
-            if (!gi) continue;
-            const bits keep = basew[i] & ((bits)1 << (gi - 1));
-            drop_positions(p, root + n, i, basew[i] & ~keep);
-            root[i] = keep;
+        const BoardOut *o = &res[b];
+        PyObject *sols = PyList_New(0);
+        if (!sols || sols_append(p, &s.sols, o->first, o->count, sols) < 0) {
+            Py_XDECREF(sols);
+            Py_CLEAR(out);
+            goto end;
         }
-        s.solutions = sols;
-        s.nodes = s.backtracks = s.max_depth = s.probes = s.failed = s.dilemma = s.removed = 0;
-        s.binary = 0;
-        int r = search_root(&s, root, 2, mode, n_looks);
-        if (r == R_ERROR || s.error || s.oom) goto fail;
-        int verified = 1;
-        k.givens = gb;
-        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(sols) && verified; j++) {
-            PyObject *t = PyList_GET_ITEM(sols, j);
-            /* the labels back to value indices: the record's tuple is the truth */
-            for (int c = 0; c < n; c++) {
-                PyObject *v = PyTuple_GET_ITEM(t, c);
-                int vi = -1;
-                for (int x = 0; x < m; x++)
-                    if (PyTuple_GET_ITEM(p->values, x) == v) { vi = x; break; }
-                if (vi < 0) { verified = 0; break; }
-                k.sol[c] = vi;
-            }
-            if (verified) verified = check_indices(p, &k);
+        PyObject *row = Py_BuildValue("(OLLLLLLLON)", o->finished ? Py_True : Py_False, o->nodes,
+                                      o->backtracks, o->max_depth, o->probes, o->failed,
+                                      o->dilemma, o->removed, o->verified ? Py_True : Py_False,
+                                      sols);  /* N: steals sols, also on failure */
+        if (!row) {
+            Py_CLEAR(out);
+            goto end;
         }
-        row = Py_BuildValue("(OLLLLLLLON)", r == R_TRUE ? Py_True : Py_False, s.nodes,
-                            s.backtracks, s.max_depth, s.probes, s.failed, s.dilemma, s.removed,
-                            verified ? Py_True : Py_False, sols);
-        sols = NULL;  /* stolen by N */
-        if (!row) goto fail;
         PyList_SET_ITEM(out, b, row);
-        row = NULL;
     }
-    goto end;
-fail:
-    if (!PyErr_Occurred()) PyErr_NoMemory();
-    Py_CLEAR(out);
 end:
-    Py_XDECREF(sols);
     if (opened) search_free(&s);
+    free(res);
+    free(g);
     free(basew);
     free(k.astart);
     free(k.acells);
     free(k.want);
     free(k.have);
-    free(k.sol);
     PyBuffer_Release(&gv);
     return out;
 }
@@ -2237,15 +2317,6 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC CORE_INIT(void) {
-#if NW == 2
-    if (!two64) {
-        PyObject *one = PyLong_FromLong(1);
-        sixty_four = PyLong_FromLong(64);
-        two64 = one && sixty_four ? PyNumber_Lshift(one, sixty_four) : NULL;
-        Py_XDECREF(one);
-        if (!two64) return NULL;
-    }
-#endif
     if (PyType_Ready(&ProgramType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&module);
     if (!mod) return NULL;

@@ -1,4 +1,8 @@
-"""Types of the compiled core of listcolor (``_listcolor_core.c``; built by setup.py)."""
+"""Types of the compiled core of listcolor (``_listcolor_core.c``; built by setup.py).
+
+``run_many`` reads its inputs with the GIL, searches without it (threads may call it
+at once on one ``Program``) and makes its rows with it again; ``run`` keeps the GIL
+(it calls ``expired`` during the search)."""
 
 from collections.abc import Callable, Sequence
 from typing import Any
