@@ -228,18 +228,17 @@ def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: in
                 raise SolverError(f"listcolor's batch answered a wrong solution: {why}")
         else:
             verdicts = {i: [] for i in range(len(sols))}
-        status = Status.SAT if sols else Status.UNSAT if finished else Status.UNKNOWN
-        exhausted = finished and (limit is None or len(sols) < limit)
-        done = status is Status.UNSAT or (status is Status.SAT and (
-            exhausted or (limit is not None and len(sols) >= limit)))
-        stop = stops.get((status, done, exhausted))
-        if stop is None:
-            stop = stops[status, done, exhausted] = stop_reason(True, status.value, done,
-                                                                exhausted, {})
         stats = {"nodes": nodes, "backtracks": backtracks, "removed_values": removed,
                  "max_depth": max_depth, "probes": probes, "failed_literals": failed,
                  "dilemma_values": dilemma, "core": "compiled", "batch": True,
-                 "build_s": 0.0, "solve_s": 0.0, "wall_s": 0.0, "stopped": stop}
-        out.append(Result(status, sols, stats, "listcolor", exhausted, board=b, limit=limit,
-                          verdicts=verdicts))  # verdicts: futocp.verify's, kept
+                 "build_s": 0.0, "solve_s": 0.0, "wall_s": 0.0}
+        result = _lc.ListcolorBackend.outcome(sols, finished, limit, stats)
+        result.backend, result.board, result.limit = "listcolor", b, limit
+        result.verdicts = verdicts  # futocp.verify's, kept
+        key = (result.status, result.finished, result.exhausted)
+        stop = stops.get(key)
+        if stop is None:
+            stop = stops[key] = stop_reason(True, result.status.value, *key[1:], {})
+        stats["stopped"] = stop
+        out.append(result)
     return out
