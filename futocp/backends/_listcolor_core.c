@@ -135,6 +135,9 @@ typedef struct {
     int *dgstart, *dgcells, *dlvstart, *dlevels, *dnoff, *dlystart, *dsrc, *ddst;
     bits *dbit;
     int slow, has_extra;
+    int lean;                 /* every group all-different, no cage, diagram, arc, peer, distinct
+                               * group or inequality: propagate needs no cflag nor dirty group */
+    int k_slots;              /* k > 0: every cell has k slots (sstart[c] = k * c), else 0 */
     int *cells;               /* model cell of each internal cell */
     PyObject *values;         /* tuple */
 } Program;
@@ -708,7 +711,16 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     p->slow = p->dostart[n] > 0 || p->has_extra;
     p->cflag = xcalloc(n, 1);
     if (!p->cflag) goto error;
-    for (int c = 0; c < n; c++) p->cflag[c] = (unsigned char)(p->has_less[c] | (p->slow ? 2 : 0));
+    p->lean = !p->has_extra && !p->n_cages && !p->n_diag;
+    for (int g = 0; g < p->n_groups; g++)
+        if (p->gcount[g] >= 0) p->lean = 0;
+    for (int c = 0; c < n; c++) {
+        p->cflag[c] = (unsigned char)(p->has_less[c] | (p->slow ? 2 : 0));
+        if (p->has_less[c]) p->lean = 0;
+    }
+    p->k_slots = n ? p->sstart[1] : 0;
+    for (int c = 0; c <= n; c++)
+        if (p->sstart[c] != p->k_slots * c) p->k_slots = 0;
     free(seen);
     return (PyObject *)p;
 error:
@@ -847,6 +859,7 @@ struct Search {
     bits *val1, *val2;
     IntBuf common;
     Trail *undo;              /* the trail propagate records changes in (NULL: none) */
+    int (*prop[2])(Search *, bits *);  /* propagate's and propagate_binary's copy (PROPAGATE) */
 };
 
 static bits *blk_alloc(Search *s) {
@@ -908,8 +921,15 @@ static void mark_dirty(Search *s, int g) {
 /* Applies the pending events (and revises the pending dirty groups) to the
  * node ``blk``; 1 at the fixpoint, 0 on a dead end. Leaves no event and no
  * dirty group pending. The event stack and the program's arrays are held in
- * locals (the compiler cannot tell that the lists do not alias them). */
-static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_binary) {
+ * locals (the compiler cannot tell that the lists do not alias them).
+ * ``lean``: the program is lean (Program.lean), so the code for inequalities,
+ * dirty groups, cages, diagrams, arcs and peers is left out; ``k`` > 0: every
+ * cell has k slots (Program.k_slots), a constant the compiler unrolls the loops
+ * over a cell's slots with. A Latin square (k = 2) and a Sudoku (k = 3) run such
+ * a copy: fewer branches and registers per event (on top1465, 7-10% of the
+ * whole batch's time). */
+static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_binary,
+                                      const int lean, const int k) {
     const Program *p = s->p;
     bits *const doms = blk, *const dual = blk + p->n;
     const int m = p->m, hs = s->hs, has_extra = p->has_extra;
@@ -967,7 +987,8 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
             doms[c] = nd;
             const bits r = d ^ nd, nd1 = nd & (nd - 1);
             if (count_binary) binary += nd1 && !(nd1 & (nd1 - 1));
-            const Slot *const s0 = slots + sstart[c], *const s1 = slots + sstart[c + 1];
+            const Slot *const s0 = slots + (k ? k * c : sstart[c]);
+            const Slot *const s1 = k ? s0 + k : slots + sstart[c + 1];
             if (!(r & (r - 1))) { /* one value */
                 removed++;
                 const int v = ctz(r);
@@ -996,7 +1017,7 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
                     }
                 }
             }
-            if (!cflag[c]) continue;
+            if (lean || !cflag[c]) continue;
             if (cflag[c] & 1) {
                 if ((d & (0 - d)) != (nd & (0 - nd))) {
                     const bits keep = above[ctz(nd)];
@@ -1030,7 +1051,7 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
                 }
             }
         }
-        if (!s->ndirty) {
+        if (lean || !s->ndirty) { /* a lean program marks no group dirty */
             s->removed += removed;
             s->binary += binary;
             s->nev = 0;
@@ -1158,10 +1179,27 @@ fail:
     return 0;
 }
 
-/* propagate_as counting the lists left with two values or positions (s->binary: read
- * only by the probes of a ``binary`` weight), or not. */
-static int propagate_binary(Search *s, bits *blk) { return propagate_as(s, blk, 1); }
-static int propagate(Search *s, bits *blk) { return propagate_as(s, blk, 0); }
+/* The copies of propagate_as: counting the lists left with two values or positions
+ * (s->binary: read only by the probes of a ``binary`` weight) or not (the
+ * first index), for a program that is not lean, lean, lean with 2 slots a cell,
+ * lean with 3 (the second). search_open picks the pair of its program. */
+#define PROPAGATE_COPY(name, b, lean, k) \
+    static int name(Search *s, bits *blk) { return propagate_as(s, blk, b, lean, k); }
+PROPAGATE_COPY(propagate_full, 0, 0, 0)
+PROPAGATE_COPY(propagate_lean, 0, 1, 0)
+PROPAGATE_COPY(propagate_lean2, 0, 1, 2)
+PROPAGATE_COPY(propagate_lean3, 0, 1, 3)
+PROPAGATE_COPY(propagate_binary_full, 1, 0, 0)
+PROPAGATE_COPY(propagate_binary_lean, 1, 1, 0)
+PROPAGATE_COPY(propagate_binary_lean2, 1, 1, 2)
+PROPAGATE_COPY(propagate_binary_lean3, 1, 1, 3)
+#undef PROPAGATE_COPY
+static int (*const PROPAGATE[2][4])(Search *, bits *) = {
+    {propagate_full, propagate_lean, propagate_lean2, propagate_lean3},
+    {propagate_binary_full, propagate_binary_lean, propagate_binary_lean2, propagate_binary_lean3},
+};
+static inline int propagate(Search *s, bits *blk) { return s->prop[0](s, blk); }
+static inline int propagate_binary(Search *s, bits *blk) { return s->prop[1](s, blk); }
 
 /* settle(): the root's events and dirty groups, then propagate. */
 static int settle(Search *s, bits *blk) {
@@ -1899,6 +1937,9 @@ static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *exp
                        int hidden_singles, int *n_looks_out) {
     memset(s, 0, sizeof(*s));
     s->p = p;
+    const int copy = !p->lean ? 0 : p->k_slots == 2 ? 2 : p->k_slots == 3 ? 3 : 1;
+    s->prop[0] = PROPAGATE[0][copy];
+    s->prop[1] = PROPAGATE[1][copy];
     s->hs = hidden_singles;
     s->dual_branching = dual_branching;
     s->expired = expired;
