@@ -857,6 +857,7 @@ struct Search {
     unsigned *mark1, *mark2, *seen;
     unsigned markgen, seengen;
     bits *val1, *val2;
+    bits *taken;              /* per group: its fixed cells' values (drop_fixed) */
     IntBuf common;
     Trail *undo;              /* the trail propagate records changes in (NULL: none) */
     int (*prop[2])(Search *, bits *);  /* propagate's and propagate_binary's copy (PROPAGATE) */
@@ -1221,7 +1222,7 @@ static int settle(Search *s, bits *blk) {
                 int g = p->cgroups[k];
                 if (p->gcount[g] >= 0) continue;
                 for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++)
-                    if (p->gcells[a] != c) PUSH(p->gcells[a], ~d);
+                    if (p->gcells[a] != c && doms[p->gcells[a]] & d) PUSH(p->gcells[a], ~d);
             }
         }
         for (int k = p->sustart[c]; k < p->sustart[c + 1]; k++) PUSH(p->succ[k], p->above[ctz(d)]);
@@ -1251,6 +1252,68 @@ static int settle(Search *s, bits *blk) {
 fail:
     s->nev = 0;
     return 0;
+}
+
+/* The values ``r`` leave cell c's positions in the dual table ``dual``. */
+static inline void drop_positions(const Program *p, bits *dual, int c, bits r) {
+    const Slot *const s0 = p->slot + p->sstart[c], *const s1 = p->slot + p->sstart[c + 1];
+    for (; r; r &= r - 1) {
+        bits *const du = dual + ctz(r);
+        for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] &= ~sl->pbit;
+    }
+}
+
+/* The fixed cells' values leave the other cells of their all-different groups, in
+ * bulk: what settle's first events remove one by one (a board's givens). 1, or 0
+ * if a list is left empty or two fixed cells of a group share their value. */
+static int drop_fixed(Search *s, bits *blk) {
+    const Program *p = s->p;
+    bits *const doms = blk, *const dual = blk + p->n, *const taken = s->taken;
+    for (int g = 0; g < p->n_groups; g++) {
+        bits t = 0;
+        if (p->gcount[g] < 0)
+            for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++) {
+                const bits d = doms[p->gcells[a]];
+                if (d & (d - 1)) continue;
+                if (t & d) return 0;
+                t |= d;
+            }
+        taken[g] = t;
+    }
+    for (int c = 0; c < p->n; c++) {
+        const bits d = doms[c];
+        bits r = 0;
+        for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++) r |= taken[p->cgroups[k]];
+        r &= d & (d & (d - 1) ? ~(bits)0 : ~d);
+        if (!r) continue;
+        if (!(d & ~r)) return 0;
+        s->removed += popc(r);
+        drop_positions(p, dual, c, r);
+        doms[c] = d & ~r;
+    }
+    return 1;
+}
+
+/* settle() from the root ``blk``: with hidden singles, drop_fixed first, then settle,
+ * which reaches the same fixpoint (the propagation's, whatever the order of its
+ * events) with the same count of removed values (every value drop_fixed removes,
+ * settle's events remove). Where the root has no solution the counters depend on
+ * the order of the events: settle is then run again on the root as it was,
+ * alone, as the Python does. Without hidden singles settle looks for them once,
+ * in the lists it starts from: drop_fixed would change what it finds. */
+static int settle_root(Search *s, bits *blk) {
+    if (!s->hs) return settle(s, blk);
+    bits *const copy = blk_copy(s, blk);
+    if (!copy) return 0;
+    const long long removed0 = s->removed;
+    int ok = drop_fixed(s, blk) && settle(s, blk);
+    if (!ok && !s->oom) {
+        memcpy(blk, copy, (size_t)s->p->W * sizeof(bits));
+        s->removed = removed0;
+        ok = settle(s, blk);
+    }
+    blk_free(s, copy);
+    return ok;
 }
 
 static void dual_table(const Program *p, bits *blk) {
@@ -1290,15 +1353,6 @@ static void undo_to(const Program *p, bits *blk, Trail *t, size_t mark) {
         doms[c] = old;
     }
     t->n = mark;
-}
-
-/* The values ``r`` leave cell c's positions in the dual table ``dual``. */
-static inline void drop_positions(const Program *p, bits *dual, int c, bits r) {
-    const Slot *const s0 = p->slot + p->sstart[c], *const s1 = p->slot + p->sstart[c + 1];
-    for (; r; r &= r - 1) {
-        bits *const du = dual + ctz(r);
-        for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] &= ~sl->pbit;
-    }
 }
 
 /* Applies the delta d[a..b) (cell, new list: a subset of its list) to the block
@@ -1925,6 +1979,7 @@ static void search_free(Search *s) {
     free(s->seen);
     free(s->val1);
     free(s->val2);
+    free(s->taken);
     free(s->scratch);
     free(s->common.a);
     free(s->sols.v);
@@ -1991,11 +2046,12 @@ static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *exp
     s->seen = xcalloc(p->n, sizeof(unsigned));
     s->val1 = xcalloc(p->n, sizeof(bits));
     s->val2 = xcalloc(p->n, sizeof(bits));
+    s->taken = xcalloc(p->n_groups, sizeof(bits));
     if (small) s->scratch = xcalloc(p->W, sizeof(bits));
     s->round = 1;
     if (!s->dreach || !s->dalive || !s->dsup || !s->evc || !s->evk || !s->dirty || !s->queued ||
         !s->stamp || !s->slot || !s->mark1 || !s->mark2 || !s->seen || !s->val1 || !s->val2 ||
-        (small && !s->scratch)) {
+        (p->n_groups && !s->taken) || (small && !s->scratch)) {
         search_free(s);
         PyErr_NoMemory();
         return -1;
@@ -2013,7 +2069,7 @@ static int search_root(Search *s, bits *root, int is_start, const char *mode, in
         if (!root[c]) empty = 1;
     if (!empty && is_start != 1) {
         if (!is_start) dual_table(p, root);
-        empty = !settle(s, root);
+        empty = !settle_root(s, root);
         if (s->oom) { blk_free(s, root); return R_ERROR; }
     }
     if (empty) {
