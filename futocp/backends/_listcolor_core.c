@@ -34,8 +34,12 @@
  * counters removed_values and the ``binary`` weight depend on it); it is only
  * cheaper per event: a cell's slots in the dual table are packed (Slot), a
  * change of one value has a path of its own, a fixed value is not pushed twice
- * to one cell (Program.sfix), and the lists of two are counted only where the
- * ``binary`` weight reads them (propagate_binary).
+ * to one cell (Program.sfix), the lists of two are counted only where the
+ * ``binary`` weight reads them (propagate_binary), and a program of
+ * all-different groups alone (a Latin square, a Sudoku) runs a copy without the
+ * other relations' code (PROPAGATE). At the root the fixed cells' values leave
+ * their groups in bulk before settle (settle_root): the same fixpoint, the same
+ * counters.
  *
  * Module API (called by listcolor.py and batch.py only):
  *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
