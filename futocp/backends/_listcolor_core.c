@@ -832,10 +832,7 @@ struct Search {
     SolBuf sols;              /* the solutions found */
     long long found;          /* the solutions that count towards ``limit`` */
     long long nodes, backtracks, max_depth, probes, failed, dilemma, removed, binary;
-    /* events (LIFO) */
-    int *evc;
-    bits *evk;
-    size_t nev, capev;
+    Trail ev;                 /* the events (cell, list to keep), LIFO */
     /* count groups, cages and diagrams to revise (LIFO) */
     int *dirty;
     size_t ndirty;
@@ -892,22 +889,11 @@ static bits *blk_copy(Search *s, const bits *src) {
     return b;
 }
 
-static int grow_events(Search *s) {
-    size_t cap = s->capev * 2;
-    int *a = realloc(s->evc, cap * sizeof(int));
-    if (!a) { s->oom = 1; return -1; }
-    s->evc = a;
-    bits *k = realloc(s->evk, cap * sizeof(bits));
-    if (!k) { s->oom = 1; return -1; }
-    s->evk = k;
-    s->capev = cap;
-    return 0;
-}
-
 static inline int push_ev(Search *s, int c, bits keep) {
-    if (s->nev == s->capev && grow_events(s) < 0) return -1;
-    s->evc[s->nev] = c;
-    s->evk[s->nev++] = keep;
+    if (trail_push(&s->ev, c, keep) < 0) {
+        s->oom = 1;
+        return -1;
+    }
     return 0;
 }
 
@@ -944,17 +930,17 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
     const bits *const above = p->above, *const below = p->below;
     long long removed = 0, binary = 0;
     Trail *const undo = s->undo;
-    int *evc = s->evc;
-    bits *evk = s->evk;
-    size_t nev = s->nev, capev = s->capev;
+    int *evc = s->ev.c;
+    bits *evk = s->ev.v;
+    size_t nev = s->ev.n, capev = s->ev.cap;
 #define LPUSH(c_, k_)                                                           \
     do {                                                                        \
         if (nev == capev) {                                                     \
-            s->nev = nev;                                                       \
-            if (grow_events(s) < 0) goto fail;                                  \
-            evc = s->evc;                                                       \
-            evk = s->evk;                                                       \
-            capev = s->capev;                                                   \
+            s->ev.n = nev;                                                      \
+            if (trail_grow(&s->ev) < 0) { s->oom = 1; goto fail; }              \
+            evc = s->ev.c;                                                      \
+            evk = s->ev.v;                                                      \
+            capev = s->ev.cap;                                                  \
         }                                                                       \
         evc[nev] = (c_);                                                        \
         evk[nev++] = (k_);                                                      \
@@ -1059,7 +1045,7 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
         if (lean || !s->ndirty) { /* a lean program marks no group dirty */
             s->removed += removed;
             s->binary += binary;
-            s->nev = 0;
+            s->ev.n = 0;
             return 1;
         }
         const int g = s->dirty[--s->ndirty];
@@ -1179,7 +1165,7 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
 fail:
     s->removed += removed;
     s->binary += binary;
-    s->nev = 0;
+    s->ev.n = 0;
     while (s->ndirty) s->queued[s->dirty[--s->ndirty]] = 0;
     return 0;
 }
@@ -1254,7 +1240,7 @@ static int settle(Search *s, bits *blk) {
     for (int i = 0; i < p->n_cages + p->n_diag; i++) mark_dirty(s, p->n_groups + i);
     return propagate(s, blk);
 fail:
-    s->nev = 0;
+    s->ev.n = 0;
     return 0;
 }
 
@@ -1963,8 +1949,7 @@ static int load_start(const Program *p, PyObject *start, bits *root) {
 }
 
 static void search_free(Search *s) {
-    free(s->evc);
-    free(s->evk);
+    trail_free(&s->ev);
     free(s->dirty);
     free(s->queued);
     free(s->dreach);
@@ -2038,9 +2023,6 @@ static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *exp
     s->dreach = xcalloc(p->dmaxnodes, 1);
     s->dalive = xcalloc(p->dmaxnodes, 1);
     s->dsup = xcalloc(p->dmaxcells, sizeof(bits));
-    s->capev = 1024;
-    s->evc = malloc(s->capev * sizeof(int));
-    s->evk = malloc(s->capev * sizeof(bits));
     s->dirty = xcalloc(n_dirty, sizeof(int));
     s->queued = xcalloc(n_dirty, 1);
     s->stamp = xcalloc(nm, sizeof(unsigned));
@@ -2053,7 +2035,7 @@ static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *exp
     s->taken = xcalloc(p->n_groups, sizeof(bits));
     if (small) s->scratch = xcalloc(p->W, sizeof(bits));
     s->round = 1;
-    if (!s->dreach || !s->dalive || !s->dsup || !s->evc || !s->evk || !s->dirty || !s->queued ||
+    if (!s->dreach || !s->dalive || !s->dsup || trail_grow(&s->ev) < 0 || !s->dirty || !s->queued ||
         !s->stamp || !s->slot || !s->mark1 || !s->mark2 || !s->seen || !s->val1 || !s->val2 ||
         (p->n_groups && !s->taken) || (small && !s->scratch)) {
         search_free(s);
