@@ -1260,14 +1260,15 @@ static int drop_fixed(Search *s, bits *blk) {
     const Program *p = s->p;
     bits *const doms = blk, *const dual = blk + p->n, *const taken = s->taken;
     for (int g = 0; g < p->n_groups; g++) {
-        bits t = 0;
+        bits t = 0, twice = 0;
         if (p->gcount[g] < 0)
             for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++) {
                 const bits d = doms[p->gcells[a]];
-                if (d & (d - 1)) continue;
-                if (t & d) return 0;
-                t |= d;
+                const bits fixed = d & ((bits)0 - !(d & (d - 1)));  /* d if one value, else 0 */
+                twice |= t & fixed;
+                t |= fixed;
             }
+        if (twice) return 0;
         taken[g] = t;
     }
     for (int c = 0; c < p->n; c++) {
