@@ -218,6 +218,7 @@ def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: in
     are 0 (the caller sets them)."""
     out = []
     stops: dict[tuple[Status, bool, bool], str] = {}  # stop_reason depends on these alone here
+    outcome = _lc.ListcolorBackend.outcome
     for b, row in zip(boards, rows, strict=True):
         finished, nodes, backtracks, max_depth, probes, failed, dilemma, removed, ok, sols = row
         if b.relations or not ok:
@@ -226,13 +227,15 @@ def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: in
             if broken or not ok:
                 why = broken[0] if broken else "the compiled core's check failed"
                 raise SolverError(f"listcolor's batch answered a wrong solution: {why}")
+        elif len(sols) == 1:  # the common case, without a comprehension's function call
+            verdicts = {0: []}
         else:
             verdicts = {i: [] for i in range(len(sols))}
         stats = {"nodes": nodes, "backtracks": backtracks, "removed_values": removed,
                  "max_depth": max_depth, "probes": probes, "failed_literals": failed,
                  "dilemma_values": dilemma, "core": "compiled", "batch": True,
                  "build_s": 0.0, "solve_s": 0.0, "wall_s": 0.0}
-        result = _lc.ListcolorBackend.outcome(sols, finished, limit, stats)
+        result = outcome(sols, finished, limit, stats)
         result.backend, result.board, result.limit = "listcolor", b, limit
         result.verdicts = verdicts  # futocp.verify's, kept
         key = (result.status, result.finished, result.exhausted)
