@@ -657,10 +657,12 @@ def test_parallel_time_limit() -> None:
         assert time.perf_counter() - t0 < within(5)
         assert r.status is Status.UNKNOWN and not r.exhausted and r.solutions == []
     t0 = time.perf_counter()
-    r = solve(latin_square(6), workers=2, limit=None, time_limit=0.5)  # 812,851,200 solutions
+    # 812,851,200 solutions, over a million a second: the workers make and send
+    # hundreds of thousands in 0.1 s (parallel._DELIVER_S, not the grace, bounds that)
+    r = solve(latin_square(6), workers=2, limit=None, time_limit=0.1)
     assert time.perf_counter() - t0 < within(5)
     assert r.status is Status.SAT and not r.exhausted
-    # the compiled core finds tens of thousands in the time: verify a sample
+    # verify a sample
     assert len(set(r.solutions)) == len(r.solutions)
     for sol in random.Random(0).sample(r.solutions, min(2000, len(r.solutions))):
         assert verify(latin_square(6), sol) == [], sol

@@ -443,6 +443,39 @@ def test_run_parallel_terminates_workers_that_ignore_the_stop(monkeypatch) -> No
     assert not multiprocessing.active_children()
 
 
+def test_run_parallel_waits_for_stopped_workers_to_deliver(monkeypatch) -> None:
+    # a worker whose search has stopped says so, and may take longer than the grace
+    # to hand its solutions over (an enumeration stopped with millions of them);
+    # one that never delivers is killed when its time to deliver is over
+    monkeypatch.setattr(parallel, "_GRACE_S", 0.2)
+
+    def slow_to_deliver(sub, limit, interrupted):
+        while not interrupted():
+            time.sleep(0.01)
+        time.sleep(0.6)  # making and sending what it found
+        return [sub], False, {"nodes": 1}
+
+    t0 = time.perf_counter()
+    out = run_parallel([0, 1, 2], slow_to_deliver, 2, None, Deadline(0.2))
+    assert 0.7 < time.perf_counter() - t0 < within(5)
+    assert sorted(out.solutions) == [0, 1] and not out.finished
+    assert not multiprocessing.active_children()
+
+    monkeypatch.setattr(parallel, "_DELIVER_S", 0.3)
+
+    def never_delivers(sub, limit, interrupted):
+        while not interrupted():
+            time.sleep(0.01)
+        time.sleep(60)
+        return [sub], False, {}
+
+    t0 = time.perf_counter()
+    out = run_parallel([0, 1, 2], never_delivers, 2, None, Deadline(0.2))
+    assert time.perf_counter() - t0 < within(5)
+    assert out.solutions == [] and not out.finished
+    assert not multiprocessing.active_children()
+
+
 def test_split_domains_and_restrict_partition_the_domains() -> None:
     domains = [0b1, 0b110, 0b111, 0b11]
     subs = split_domains(domains, 5)

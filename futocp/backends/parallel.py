@@ -60,6 +60,7 @@ __all__ = [
 ]
 
 _GRACE_S = 2.0  # seconds the workers get to return after being told to stop
+_DELIVER_S = 30.0  # seconds a worker whose search has stopped gets to hand its solutions over
 _RESERVE_S = 1.0  # seconds between two requests for work to keep in reserve
 _HOLD_S = 0.05  # seconds an idle worker waits for the earliest one's later part (ordered)
 
@@ -179,9 +180,15 @@ def _work(conn: Any, wid: int, solve_one: Callable[..., Any], limit: int | None,
             if msg is None:
                 break
             task, sub, served = msg
+            told = [False]
 
-            def interrupted(task: int = task) -> bool:
-                return stop.is_set() or cancel[wid] == task or deadline.expired()
+            def interrupted(task: int = task, told: list[bool] = told) -> bool:
+                if not (stop.is_set() or cancel[wid] == task or deadline.expired()):
+                    return False
+                if not told[0]:  # the search stops here: its solutions follow
+                    told[0] = True
+                    conn.send(("stopping", task))
+                return True
 
             cpu = time.process_time()
             if sharer is None:
@@ -317,7 +324,10 @@ class Pool:
     known (below), or the deadline passes, the others are told to stop, and
     any process still running after a short grace is killed: no process
     outlives the run, whatever happens (an exception in a worker is raised
-    as a :class:`SolverError`).
+    as a :class:`SolverError`). A worker whose search has seen the stop says
+    so at once, and gets up to ``_DELIVER_S`` to hand its solutions over:
+    making and sending millions of them (an enumeration stopped by its time
+    limit) takes longer than the grace.
 
     The answer is known when ``limit`` solutions are in (any ``limit`` of
     them), or every subproblem is finished. With ``ordered``, it is the
@@ -413,6 +423,7 @@ class Pool:
         self._returning: set[int] = set()  # the workers asked for all their work back
         self._held: float | None = None  # since when an idle worker waits for an earlier part
         self._grace_end: float | None = None
+        self._delivering: dict[int, float] = {}  # worker -> the end of its time to deliver
 
     def _start_workers(self) -> None:
         share = (self._ask, self._back) if self.share else None
@@ -437,7 +448,7 @@ class Pool:
                 self._cancel[w] = pid
         if not self._running:
             return False
-        if self._grace_end is not None and time.perf_counter() > self._grace_end:
+        if self._grace_over():
             return False
         stopping = self._stop.is_set()
         if self._preempt and self._books.pending and not stopping:
@@ -467,6 +478,14 @@ class Pool:
                 self._over, self._over_group = True, over[0]
                 self._halt()
         return True
+
+    def _grace_over(self) -> bool:
+        """Whether the grace after the stop is over, and no running worker whose
+        search has stopped is still within its time to deliver."""
+        now = time.perf_counter()
+        if self._grace_end is None or now <= self._grace_end:
+            return False
+        return not any(self._delivering.get(w, 0.0) > now for w in self._running)
 
     def _hand_out(self, now: float) -> None:
         """Give the earliest pending subproblems to the idle workers, dropping those
@@ -534,6 +553,8 @@ class Pool:
                 self._error = self._error or f"worker {w} failed:\n{msg[2]}"
             elif msg[0] == "give":
                 self._given(w, *msg[1:])
+            elif msg[0] == "stopping":
+                self._delivering[w] = time.perf_counter() + _DELIVER_S
             else:
                 self._result(w, *msg[1:])
                 results = True
@@ -564,6 +585,7 @@ class Pool:
                 else:
                     self._stats[name] = self._stats.get(name, 0) + value
         del self._running[w]
+        self._delivering.pop(w, None)
         self._idle.append(w)
         self._returning.discard(w)
         if self._asking == w:
@@ -575,8 +597,7 @@ class Pool:
         for child in self._children:
             with contextlib.suppress(OSError, ValueError):
                 child.send(None)
-        grace_over = self._grace_end is not None and time.perf_counter() > self._grace_end
-        stop_all(self._children, 0.0 if grace_over else _GRACE_S)
+        stop_all(self._children, 0.0 if self._grace_over() else _GRACE_S)
 
 
 def run_parallel(subproblems: Sequence[Any], solve_one: SolveOne | Callable[..., Any],
