@@ -180,13 +180,14 @@ def _work(conn: Any, wid: int, solve_one: Callable[..., Any], limit: int | None,
             if msg is None:
                 break
             task, sub, served = msg
-            told = [False]
+            told = False
 
-            def interrupted(task: int = task, told: list[bool] = told) -> bool:
+            def interrupted(task: int = task) -> bool:
+                nonlocal told
                 if not (stop.is_set() or cancel[wid] == task or deadline.expired()):
                     return False
-                if not told[0]:  # the search stops here: its solutions follow
-                    told[0] = True
+                if not told:  # the search stops here: its solutions follow
+                    told = True
                     conn.send(("stopping", task))
                 return True
 
