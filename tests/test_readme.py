@@ -31,6 +31,24 @@ def use_block() -> list[str]:
     return [line for line in block.group(1).splitlines() if line.strip()]
 
 
+def python_block() -> str:
+    """The README's ``From Python:`` code block (in its ``## Use`` section)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Use\n", 1)[1]
+    block = re.search(r"^From Python:\n\n```python\n(.*?)^```", section, re.S | re.M)
+    assert block is not None, "no ```python block after 'From Python:' in the README's Use section"
+    return block.group(1)
+
+
+def test_the_python_block_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # it reads instances/ as a clone's root has them
+    namespace: dict[str, object] = {}
+    exec(compile(python_block(), "README.md (From Python)", "exec"), namespace)  # noqa: S102
+    results = namespace["results"]
+    assert isinstance(results, list) and len(results) == 1465
+    assert all(r.status.value == "sat" and r.verdicts == {0: []} for r in results)
+
+
 LOCAL_FILE = re.compile(r"^[\w-]+\.(json|yaml|txt|cnf|opb|mzn|svg|png|pdf)$")  # made here
 
 
