@@ -87,9 +87,9 @@ def solve_many(boards: Iterable[Board], backend: str = "listcolor", *, limit: in
             those of ``workers=1``, in the same order; only ``solve_s`` and
             ``wall_s`` change. 1 by default, so that timings do not depend on
             the machine's other load; on top1465 with two free cores,
-            ``workers=2`` measured 1.5-1.75x faster by wall clock (for a
-            little more CPU time); on cores busy with other work it gains
-            little.
+            ``workers=2`` measured 1.4-1.75x faster by wall clock (for a
+            little more CPU time: docs/performance.md, issue 25 item 6); on
+            cores busy with other work it gains little.
 
     Returns:
         The Results, in the order of ``boards``: the status and solutions of
