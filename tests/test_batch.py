@@ -4,8 +4,10 @@ of listcolor's compiled core per structure (``run_many``), every solution verifi
 from __future__ import annotations
 
 import json
+import random
 import sys
 import threading
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +23,7 @@ from futocp.errors import SolverError, UsageError
 from futocp.families import futoshiki, latin_square, sudoku
 from futocp.model import build_model
 
+from .relation_boards import killer_board
 from .strategies import futoshiki_boards, multiset_boards, relation_boards
 
 needs_core = pytest.mark.skipif(not listcolor.core_available(),
@@ -48,6 +51,58 @@ def _same(boards: list[Board], limit: int | None = 1, **options: object) -> list
                 min_size=1, max_size=4), st.sampled_from([1, 2, None]))
 def test_solve_many_equals_solve(boards: list[Board], limit: int | None) -> None:
     _same(boards, limit)
+
+
+COUNTERS = ("nodes", "backtracks", "removed_values", "max_depth", "probes", "failed_literals",
+            "dilemma_values")
+
+
+@needs_core
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(futoshiki_boards(), multiset_boards(), relation_boards(),
+                 st.integers(0, 10**6).map(lambda s: killer_board(s, 3, False)),
+                 st.integers(0, 10**6).map(lambda s: killer_board(s, 2, True)),
+                 st.tuples(st.integers(0, 94), st.integers(0, 80), st.integers(1, 9)).map(
+                     lambda t: _with_given(TOP95[t[0]], t[1], t[2]))),
+       st.booleans(), st.sampled_from(["auto", "always", "never"]), st.sampled_from([1, 3]))
+def test_the_batch_counts_as_the_reference_from_the_bare_lists(
+        board: Board, hidden_singles: bool, lookahead: str, limit: int) -> None:
+    # the batch settles each board from the bare lists and its givens (the compiled
+    # core's root takes the fixed values out of their groups in bulk first): every
+    # counter is the Python reference's from the unfiltered lists, solvable or not
+    got = solve_many([board], limit=limit, hidden_singles=hidden_singles, lookahead=lookahead)[0]
+    want = futocp.solve(board, "listcolor", limit=limit, hidden_singles=hidden_singles,
+                        lookahead=lookahead, core="python", filtering="none")
+    assert (got.status, got.solutions) == (want.status, want.solutions)
+    if want.stats.get("nodes") is not None and not want.stats.get("decided"):  # searched
+        assert {k: got.stats[k] for k in COUNTERS} == {k: want.stats[k] for k in COUNTERS}
+
+
+TOP95 = formats.read_many("instances/sudoku/top95.txt")
+
+
+@needs_core
+@pytest.mark.parametrize("hidden_singles", [True, False])
+def test_the_batch_counts_as_the_reference_on_sudokus(hidden_singles: bool) -> None:
+    # top95 puzzles as they are and with one more given (most then have no solution)
+    rng = random.Random(5)
+    boards = [*TOP95[:6], *(_with_given(b, rng.randrange(81), rng.randint(1, 9))
+                            for b in TOP95[6:18])]
+    searched = 0
+    for board, got in zip(boards, solve_many(boards, hidden_singles=hidden_singles),
+                          strict=True):
+        want = futocp.solve(board, "listcolor", hidden_singles=hidden_singles, core="python",
+                            filtering="none")
+        assert (got.status, got.solutions) == (want.status, want.solutions)
+        if "nodes" in want.stats:  # else the Model's givens clash: no search to compare
+            searched += 1
+            assert {k: got.stats[k] for k in COUNTERS} == {k: want.stats[k] for k in COUNTERS}
+    assert searched >= 12
+
+
+def _with_given(board: Board, cell: int, label: int) -> Board:
+    """``board`` with one more given (the puzzle then often has no solution)."""
+    return replace(board, clues=tuple(sorted({**dict(board.clues), cell: label}.items())))
 
 
 @needs_core
