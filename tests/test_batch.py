@@ -3,11 +3,13 @@ of listcolor's compiled core per structure (``run_many``), every solution verifi
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -63,7 +65,7 @@ COUNTERS = ("nodes", "backtracks", "removed_values", "max_depth", "probes", "fai
                  st.integers(0, 10**6).map(lambda s: killer_board(s, 3, False)),
                  st.integers(0, 10**6).map(lambda s: killer_board(s, 2, True)),
                  st.tuples(st.integers(0, 94), st.integers(0, 80), st.integers(1, 9)).map(
-                     lambda t: _with_given(TOP95[t[0]], t[1], t[2]))),
+                     lambda t: _with_given(_top95()[t[0]], t[1], t[2]))),
        st.booleans(), st.sampled_from(["auto", "always", "never"]), st.sampled_from([1, 3]))
 def test_the_batch_counts_as_the_reference_from_the_bare_lists(
         board: Board, hidden_singles: bool, lookahead: str, limit: int) -> None:
@@ -78,7 +80,10 @@ def test_the_batch_counts_as_the_reference_from_the_bare_lists(
         assert {k: got.stats[k] for k in COUNTERS} == {k: want.stats[k] for k in COUNTERS}
 
 
-TOP95 = formats.read_many("instances/sudoku/top95.txt")
+@functools.cache
+def _top95() -> list[Board]:
+    """top95's puzzles (read once, at first use)."""
+    return formats.read_many(Path(__file__).resolve().parents[1] / "instances/sudoku/top95.txt")
 
 
 @needs_core
@@ -86,8 +91,8 @@ TOP95 = formats.read_many("instances/sudoku/top95.txt")
 def test_the_batch_counts_as_the_reference_on_sudokus(hidden_singles: bool) -> None:
     # top95 puzzles as they are and with one more given (most then have no solution)
     rng = random.Random(5)
-    boards = [*TOP95[:6], *(_with_given(b, rng.randrange(81), rng.randint(1, 9))
-                            for b in TOP95[6:18])]
+    top = _top95()
+    boards = [*top[:6], *(_with_given(b, rng.randrange(81), rng.randint(1, 9)) for b in top[6:18])]
     searched = 0
     for board, got in zip(boards, solve_many(boards, hidden_singles=hidden_singles),
                           strict=True):
