@@ -72,12 +72,20 @@ def test_the_batch_counts_as_the_reference_from_the_bare_lists(
     # the batch settles each board from the bare lists and its givens (the compiled
     # core's root takes the fixed values out of their groups in bulk first): every
     # counter is the Python reference's from the unfiltered lists, solvable or not
-    got = solve_many([board], limit=limit, hidden_singles=hidden_singles, lookahead=lookahead)[0]
-    want = futocp.solve(board, "listcolor", limit=limit, hidden_singles=hidden_singles,
-                        lookahead=lookahead, core="python", filtering="none")
+    options = {"limit": limit, "hidden_singles": hidden_singles, "lookahead": lookahead}
+    _as_reference(board, solve_many([board], **options)[0], **options)
+
+
+def _as_reference(board: Board, got: futocp.Result, **options: object) -> bool:
+    """Assert that ``got`` (the batch's) is the Python reference's Result from the
+    unfiltered lists; True when the reference searched, so the counters were compared
+    too (else the Model's givens clash, or decide every cell: no search)."""
+    want = futocp.solve(board, "listcolor", core="python", filtering="none", **options)
     assert (got.status, got.solutions) == (want.status, want.solutions)
-    if want.stats.get("nodes") is not None and not want.stats.get("decided"):  # searched
-        assert {k: got.stats[k] for k in COUNTERS} == {k: want.stats[k] for k in COUNTERS}
+    if want.stats.get("nodes") is None or want.stats.get("decided"):
+        return False
+    assert {k: got.stats[k] for k in COUNTERS} == {k: want.stats[k] for k in COUNTERS}
+    return True
 
 
 @functools.cache
@@ -93,15 +101,9 @@ def test_the_batch_counts_as_the_reference_on_sudokus(hidden_singles: bool) -> N
     rng = random.Random(5)
     top = _top95()
     boards = [*top[:6], *(_with_given(b, rng.randrange(81), rng.randint(1, 9)) for b in top[6:18])]
-    searched = 0
-    for board, got in zip(boards, solve_many(boards, hidden_singles=hidden_singles),
-                          strict=True):
-        want = futocp.solve(board, "listcolor", hidden_singles=hidden_singles, core="python",
-                            filtering="none")
-        assert (got.status, got.solutions) == (want.status, want.solutions)
-        if "nodes" in want.stats:  # else the Model's givens clash: no search to compare
-            searched += 1
-            assert {k: got.stats[k] for k in COUNTERS} == {k: want.stats[k] for k in COUNTERS}
+    results = solve_many(boards, hidden_singles=hidden_singles)
+    searched = sum(_as_reference(board, got, hidden_singles=hidden_singles)
+                   for board, got in zip(boards, results, strict=True))
     assert searched >= 12
 
 
