@@ -19,7 +19,7 @@
  * integer operator or popc/ctz/hib. A search keeps one block of n + n_dual * m
  * lists (the lists, then the dual table). A small block (PROBE_COPY_BYTES at
  * most: every 9x9 or 16x16 board) is copied at each node of the stack, and
- * going back to a node copies it back. A large one has an undo trail: every
+ * going back to a node copies it back (its last child takes the copy itself). A large one has an undo trail: every
  * change of a cell's list is recorded as (cell, old list) before it is made, a
  * node of the stack is a mark in the trail, and going back to a node undoes the
  * trail to its mark (the dual table is restored from the lists' differences: it
@@ -142,6 +142,8 @@ typedef struct {
     int lean;                 /* every group all-different, no cage, diagram, arc, peer, distinct
                                * group or inequality: propagate needs no cflag nor dirty group */
     int k_slots;              /* k > 0: every cell has k slots (sstart[c] = k * c), else 0 */
+    int by_slots;             /* each cell's groups without counts are its slots' groups, in
+                               * order: settle finds a fixed cell's others in the dual table */
     int *cells;               /* model cell of each internal cell */
     PyObject *values;         /* tuple */
 } Program;
@@ -725,6 +727,14 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     p->k_slots = n ? p->sstart[1] : 0;
     for (int c = 0; c <= n; c++)
         if (p->sstart[c] != p->k_slots * c) p->k_slots = 0;
+    p->by_slots = 1;
+    for (int c = 0; c < n && p->by_slots; c++) {
+        int at = p->sstart[c];
+        for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++)
+            if (p->gcount[p->cgroups[k]] < 0 &&
+                (at == p->sstart[c + 1] || p->sgroup[at++] != p->cgroups[k])) p->by_slots = 0;
+        if (at != p->sstart[c + 1]) p->by_slots = 0;
+    }
     free(seen);
     return (PyObject *)p;
 error:
@@ -1207,7 +1217,16 @@ static int settle(Search *s, bits *blk) {
     }
     for (int c = 0; c < n; c++) {
         bits d = doms[c];
-        if (!(d & (d - 1))) {
+        if (!(d & (d - 1)) && p->by_slots) {
+            /* the others of its groups that hold its value, read off the dual table
+             * (the positions the scan below would find, in its order) */
+            const int v = ctz(d);
+            for (int at = p->sstart[c]; at < p->sstart[c + 1]; at++) {
+                const Slot *sl = p->slot + at;
+                for (bits o = dual[sl->base + v] & ~sl->pbit; o; o &= o - 1)
+                    PUSH(p->gcells[sl->cells + ctz(o)], ~d);
+            }
+        } else if (!(d & (d - 1))) {
             for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++) {
                 int g = p->cgroups[k];
                 if (p->gcount[g] >= 0) continue;
@@ -1244,6 +1263,21 @@ fail:
     return 0;
 }
 
+/* The dual table of the lists of ``blk``, made from them, slot by slot. */
+static void dual_table(const Program *p, bits *blk) {
+    bits *const dual = blk + p->n;
+    const int n = p->n, *const sstart = p->sstart;
+    const Slot *const slots = p->slot;
+    memset(dual, 0, (size_t)p->n_dual * p->m * sizeof(bits));
+    for (int c = 0; c < n; c++) {
+        const Slot *const s0 = slots + sstart[c], *const s1 = slots + sstart[c + 1];
+        for (bits d = blk[c]; d; d &= d - 1) {
+            bits *const du = dual + ctz(d);
+            for (const Slot *sl = s0; sl < s1; sl++) du[sl->base] |= sl->pbit;
+        }
+    }
+}
+
 /* The values ``r`` leave cell c's positions in the dual table ``dual``. */
 static inline void drop_positions(const Program *p, bits *dual, int c, bits r) {
     const Slot *const s0 = p->slot + p->sstart[c], *const s1 = p->slot + p->sstart[c + 1];
@@ -1254,11 +1288,12 @@ static inline void drop_positions(const Program *p, bits *dual, int c, bits r) {
 }
 
 /* The fixed cells' values leave the other cells of their all-different groups, in
- * bulk: what settle's first events remove one by one (a board's givens). 1, or 0
- * if a list is left empty or two fixed cells of a group share their value. */
-static int drop_fixed(Search *s, bits *blk) {
+ * bulk: what settle's first events remove one by one (a board's givens), in the
+ * lists alone (the caller makes the dual table after). 1, or 0 if a list is left
+ * empty or two fixed cells of a group share their value. */
+static int drop_fixed(Search *s, bits *doms) {
     const Program *p = s->p;
-    bits *const doms = blk, *const dual = blk + p->n, *const taken = s->taken;
+    bits *const taken = s->taken;
     for (int g = 0; g < p->n_groups; g++) {
         bits t = 0, twice = 0;
         if (p->gcount[g] < 0)
@@ -1279,48 +1314,42 @@ static int drop_fixed(Search *s, bits *blk) {
         if (!r) continue;
         if (!(d & ~r)) return 0;
         s->removed += popc(r);
-        drop_positions(p, dual, c, r);
         doms[c] = d & ~r;
     }
     return 1;
 }
 
-/* settle() from the root ``blk``: with hidden singles, drop_fixed first, then settle,
- * which reaches the same fixpoint (the propagation's, whatever the order of its
- * events) with the same count of removed values (every value drop_fixed removes,
- * settle's events remove). Where the root has no solution the counters depend on
- * the order of the events: settle is then run again on the root as it was,
- * alone, as the Python does. Without hidden singles settle looks for them once,
- * in the lists it starts from: drop_fixed would change what it finds. */
+/* settle() from the root's lists ``blk`` (its dual table is made here): with hidden
+ * singles, drop_fixed first, then settle, which reaches the same fixpoint (the
+ * propagation's, whatever the order of its events) with the same count of removed
+ * values (every value drop_fixed removes, settle's events remove). Where the root
+ * has no solution the counters depend on the order of the events: settle is then
+ * run again on the root as it was, alone, as the Python does. Without hidden
+ * singles settle looks for them once, in the lists it starts from: drop_fixed
+ * would change what it finds. */
 static int settle_root(Search *s, bits *blk) {
-    if (!s->hs) return settle(s, blk);
-    bits *const copy = blk_copy(s, blk);
+    const Program *p = s->p;
+    if (!s->hs) {
+        dual_table(p, blk);
+        return settle(s, blk);
+    }
+    bits *const copy = blk_alloc(s);
     if (!copy) return 0;
+    memcpy(copy, blk, (size_t)p->n * sizeof(bits));
     const long long removed0 = s->removed;
-    int ok = drop_fixed(s, blk) && settle(s, blk);
+    int ok = drop_fixed(s, blk);
+    if (ok) {
+        dual_table(p, blk);
+        ok = settle(s, blk);
+    }
     if (!ok && !s->oom) {
-        memcpy(blk, copy, (size_t)s->p->W * sizeof(bits));
+        memcpy(blk, copy, (size_t)p->n * sizeof(bits));
         s->removed = removed0;
+        dual_table(p, blk);
         ok = settle(s, blk);
     }
     blk_free(s, copy);
     return ok;
-}
-
-static void dual_table(const Program *p, bits *blk) {
-    bits *dual = blk + p->n;
-    const int m = p->m;
-    memset(dual, 0, (size_t)p->n_dual * m * sizeof(bits));
-    for (int j = 0; j < p->n_dual; j++) {
-        int g = p->dual_group[j];
-        for (int k = p->gstart[g]; k < p->gstart[g + 1]; k++) {
-            bits d = blk[p->gcells[k]], pbit = (bits)1 << (k - p->gstart[g]);
-            while (d) {
-                dual[j * m + ctz(d)] |= pbit;
-                d &= d - 1;
-            }
-        }
-    }
 }
 
 /* Undoes the trail ``t`` of the block ``blk`` back to ``mark``: each cell gets its
@@ -1837,9 +1866,15 @@ static int dfs_step(Search *s, Dfs *f) {
                 return t < 0 ? R_ERROR : R_FALSE;
             }
         }
-        if (snap) {  /* back to the parent's lists */
-            if (!clean) memcpy(f->cur, snap, (size_t)s->p->W * sizeof(bits));
-            if (!more) blk_free(s, snap);
+        if (snap) {  /* back to the parent's lists: the last child takes the copy itself */
+            if (clean) {
+                if (!more) blk_free(s, snap);
+            } else if (more) {
+                memcpy(f->cur, snap, (size_t)s->p->W * sizeof(bits));
+            } else {
+                blk_free(s, f->cur);
+                f->cur = snap;
+            }
         } else {
             undo_to(s->p, f->cur, &f->undo, mark);
         }
@@ -2046,16 +2081,15 @@ static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *exp
     return 0;
 }
 
-/* The search from ``root`` (consumed): the program's lists (settled here; with
- * ``is_start`` 2 their dual table is already there) or (``is_start`` 1) a split's
- * node with its dual table. An R_ code. */
+/* The search from ``root`` (consumed): the program's lists (settled here, their
+ * dual table made) or (``is_start``) a split's node with its dual table. An R_
+ * code. */
 static int search_root(Search *s, bits *root, int is_start, const char *mode, int n_looks) {
     const Program *p = s->p;
     int empty = 0;  /* an empty list (a start's dual list too): no solution, no search */
-    for (int c = 0, end = is_start == 1 ? p->W : p->n; c < end; c++)
+    for (int c = 0, end = is_start ? p->W : p->n; c < end; c++)
         if (!root[c]) empty = 1;
-    if (!empty && is_start != 1) {
-        if (!is_start) dual_table(p, root);
+    if (!empty && !is_start) {
         empty = !settle_root(s, root);
         if (s->oom) { blk_free(s, root); return R_ERROR; }
     }
@@ -2151,8 +2185,8 @@ typedef struct {
 } BoardOut;
 
 /* run_many's searches, board after board: touches no Python object (run without
- * the GIL). ``basew``: the base block (lists and dual table); ``g``: the givens,
- * count * n bytes, checked. 0, or -1 (out of memory). */
+ * the GIL). ``basew``: the base lists; ``g``: the givens, count * n bytes, checked.
+ * 0, or -1 (out of memory). */
 static int many_search(Search *s, const bits *basew, const unsigned char *g, Py_ssize_t count,
                        Check *k, BoardOut *res, const char *mode, int n_looks) {
     const Program *p = s->p;
@@ -2161,20 +2195,17 @@ static int many_search(Search *s, const bits *basew, const unsigned char *g, Py_
         const unsigned char *gb = g + b * n;
         bits *root = blk_alloc(s);
         if (!root) return -1;
-        /* the base block, then each given's other values leave its dual lists */
-        memcpy(root, basew, (size_t)p->W * sizeof(bits));
+        /* the base lists, each given's alone */
+        memcpy(root, basew, (size_t)n * sizeof(bits));
         for (int i = 0; i < n; i++) {
             const int gi = gb[p->cells[i]];
-            if (!gi) continue;
-            const bits keep = basew[i] & ((bits)1 << (gi - 1));
-            drop_positions(p, root + n, i, basew[i] & ~keep);
-            root[i] = keep;
+            if (gi) root[i] = basew[i] & ((bits)1 << (gi - 1));
         }
         s->nodes = s->backtracks = s->max_depth = s->probes = s->failed = s->dilemma = 0;
         s->removed = s->binary = s->found = 0;
         BoardOut *o = &res[b];
         o->first = s->sols.n;
-        int r = search_root(s, root, 2, mode, n_looks);
+        int r = search_root(s, root, 0, mode, n_looks);
         if (r == R_ERROR || s->error || s->oom) return -1;
         o->count = s->sols.n - o->first;
         o->finished = r == R_TRUE;
@@ -2251,10 +2282,9 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "givens: %d is beyond the %d values", g[i], m);
             goto end;
         }
-    basew = xcalloc(p->W, sizeof(bits));  /* the base lists and their dual table */
+    basew = xcalloc(n, sizeof(bits));  /* the base lists */
     if (!basew || load_words(base, basew, n, &p->full, (Py_ssize_t)n + 1, "base lists") < 0)
         goto end;
-    dual_table(p, basew);
     if (csr_ints(asterisms, -1, n, 1, "an asterism's cell", &k.n_ast, &k.astart, &k.acells) < 0)
         goto end;
     {
