@@ -280,6 +280,14 @@ def test_wide_boards_choose_the_wide_core() -> None:
 
 
 @needs_core
+def test_the_cores_switch_to_the_lookahead_where_the_reference_does() -> None:
+    """``lookahead="auto"`` turns the lookahead on after the same number of dead ends
+    in both builds of the core as in the Python reference (a constant each side)."""
+    cores = [listcolor._core] + ([listcolor._core_wide] if WIDE else [])
+    assert [core.AUTO_SWITCH for core in cores] == [listcolor._AUTO_SWITCH] * len(cores)
+
+
+@needs_core
 def test_narrow_core_runs_up_to_64(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the wide build, 64 values still run compiled, 65 fall back saying why."""
     monkeypatch.setattr(listcolor, "_core_wide", None)
@@ -344,10 +352,11 @@ def test_wide_core_checks_its_ints() -> None:
 @pytest.mark.slow
 def test_wide_lsencode_order_70() -> None:
     """The lsencode order-70 file with 2940 holes (about 7 s in Python, under 1 s
-    compiled): the plain search's 20 dead ends, then the lookahead portfolio."""
+    compiled): the plain search's dead ends (``_AUTO_SWITCH``), then the lookahead
+    portfolio."""
     board = formats.read("instances/qwh/lsencode/qwh.order70.holes2940.pls")
     stats = both(board, 1).stats
-    assert stats["probes"] and stats["backtracks"] >= 20, stats
+    assert stats["probes"] and stats["backtracks"] >= listcolor._AUTO_SWITCH, stats
 
 
 @needs_wide

@@ -86,7 +86,7 @@
 
 #define NEVER ((long long)1 << 62)
 #define CHECK_EVERY 16
-#define AUTO_SWITCH 20
+#define AUTO_SWITCH 40 /* listcolor.py's _AUTO_SWITCH (the module's AUTO_SWITCH, tested equal) */
 #define SLICE 8
 #define SOLO 32
 #define PROBE_COPY_BYTES 16384 /* a probe copies a block up to this size, else undoes */
@@ -2434,6 +2434,10 @@ PyMODINIT_FUNC CORE_INIT(void) {
     if (PyType_Ready(&ProgramType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&module);
     if (!mod) return NULL;
+    if (PyModule_AddIntConstant(mod, "AUTO_SWITCH", AUTO_SWITCH) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
     Py_INCREF(&ProgramType);
     if (PyModule_AddObject(mod, "Program", (PyObject *)&ProgramType) < 0) {
         Py_DECREF(&ProgramType);
