@@ -86,7 +86,9 @@
 
 #define NEVER ((long long)1 << 62)
 #define CHECK_EVERY 16
+#ifndef AUTO_SWITCH /* benchmarks/auto_switch.py builds the core with other values */
 #define AUTO_SWITCH 40 /* listcolor.py's _AUTO_SWITCH (the module's AUTO_SWITCH, tested equal) */
+#endif
 #define SLICE 8
 #define SOLO 32
 #define PROBE_COPY_BYTES 16384 /* a probe copies a block up to this size, else undoes */
