@@ -19,11 +19,12 @@
  * integer operator or popc/ctz/hib. A search keeps one block of n + n_dual * m
  * lists (the lists, then the dual table). A small block (PROBE_COPY_BYTES at
  * most: every 9x9 or 16x16 board) is copied at each node of the stack, and
- * going back to a node copies it back (its last child takes the copy itself). A large one has an undo trail: every
- * change of a cell's list is recorded as (cell, old list) before it is made, a
- * node of the stack is a mark in the trail, and going back to a node undoes the
- * trail to its mark (the dual table is restored from the lists' differences: it
- * always holds exactly the positions whose cell's list holds the value). Where
+ * going back to a node copies it back (its last child takes the copy itself).
+ * A large one has an undo trail: every change of a cell's list is recorded as
+ * (cell, old list) before it is made, a node of the stack is a mark in the
+ * trail, and going back to a node undoes the trail to its mark (the dual table
+ * is restored from the lists' differences: it always holds exactly the
+ * positions whose cell's list holds the value). Where
  * the Python copies the lists of a node for each child, the C core copies the
  * node once or undoes; the counters and the order of the solutions are the
  * same. A lookahead probe propagates on a copy (a small block) or in place and

@@ -66,10 +66,11 @@ _MAX_STACK_BYTES = 4_000_000_000  # worst-case search stack a model may need
 _COPY_STACK_BYTES = 64_000_000  # the Python search copies lists while the stack stays below
 _AUTO_SWITCH = 40
 """Dead ends of the plain search before ``lookahead="auto"`` turns the lookahead on
-(the compiled core's ``AUTO_SWITCH``). 40 rather than 20: on top1465 the core's
-time is 0.91x, and on every other set measured (Futoshiki, adjacent, Kropki,
-Keen, Towers, Solo, QWH up to order 70) the time is the same within the noise
-(docs/performance.md, issue 25 item 6, fourth round)."""
+(the compiled core's ``AUTO_SWITCH``). 40 rather than 20: the time is 0.91x on
+top1465 and 0.88x on top95, and on every other set measured (Futoshiki,
+adjacent, Kropki, Keen, Towers, Solo, QWH up to order 70) the same within the
+noise (``benchmarks/auto_switch.py``; docs/performance.md, issue 25 item 6,
+fourth round)."""
 _SLICE = 8  # dead ends per turn of each search of the portfolio
 _SOLO = 32  # dead ends of the portfolio's first search before the second one starts
 _NEVER = 1 << 62
