@@ -7,6 +7,10 @@ at once on one ``Program``) and makes its rows with it again; ``run`` keeps the 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+AUTO_SWITCH: int
+"""Dead ends of the plain search before mode ``auto`` turns the lookahead on (listcolor's
+``_AUTO_SWITCH``)."""
+
 class Program:
     """A ListcolorProgram's structure (all but the lists) in C arrays."""
 
