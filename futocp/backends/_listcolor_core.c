@@ -1220,7 +1220,8 @@ static int settle(Search *s, bits *blk) {
     }
     for (int c = 0; c < n; c++) {
         bits d = doms[c];
-        if (!(d & (d - 1)) && p->by_slots) {
+        const int fixed = !(d & (d - 1));
+        if (fixed && p->by_slots) {
             /* the others of its groups that hold its value, read off the dual table
              * (the positions the scan below would find, in its order) */
             const int v = ctz(d);
@@ -1229,7 +1230,7 @@ static int settle(Search *s, bits *blk) {
                 for (bits o = dual[sl->base + v] & ~sl->pbit; o; o &= o - 1)
                     PUSH(p->gcells[sl->cells + ctz(o)], ~d);
             }
-        } else if (!(d & (d - 1))) {
+        } else if (fixed) {
             for (int k = p->cgstart[c]; k < p->cgstart[c + 1]; k++) {
                 int g = p->cgroups[k];
                 if (p->gcount[g] >= 0) continue;
