@@ -113,6 +113,21 @@ def _with_given(board: Board, cell: int, label: int) -> Board:
 
 
 @needs_core
+def test_a_root_without_a_place_for_a_label_leaves_nothing_to_the_next_board() -> None:
+    # the first board's root has a hidden single (row 0: label 9 fits its last cell
+    # alone) before a label with no place (row 1 given twice 9, no 1): its settling
+    # stops there. The next board is solved as if alone (once, the pending hidden
+    # single was applied to it: its cell 8, not a given, forced to 9, answered unsat)
+    good = next(b for b in _top95()
+                if 8 not in dict(b.clues) and futocp.solve(b, "listcolor").solutions[0][8] != 9)
+    row1 = [2, 3, 4, 5, 6, 7, 8, 9, 9]
+    bad = replace(good, clues=tuple((i, i + 1) for i in range(8))
+                  + tuple((9 + i, label) for i, label in enumerate(row1)))
+    many = _same([bad, good, bad, good])
+    assert [r.status.value for r in many] == ["unsat", "sat"] * 2
+
+
+@needs_core
 def test_mixed_structures_keep_their_order_and_counters() -> None:
     top = formats.read_many("instances/sudoku/top95.txt")[:6]
     boards = [top[0], latin_square(4, [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]),

@@ -1212,7 +1212,7 @@ static int settle(Search *s, bits *blk) {
     const int m = p->m, n = p->n;
     for (int i = 0; i < p->n_dual * m; i++) {
         bits x = dual[i];
-        if (!x) return 0;
+        if (!x) goto fail;  /* not a plain return: the events pushed so far are dropped */
         if (!(x & (x - 1))) {
             int j = i / m, v = i % m, g = p->dual_group[j];
             PUSH(p->gcells[p->gstart[g] + ctz(x)], (bits)1 << v);
