@@ -29,6 +29,7 @@ from typing import Any
 from .api import solve
 from .backends import get_backend
 from .backends import listcolor as _lc
+from .backends.base import Backend
 from .board import Board
 from .errors import SolverError
 from .model import build_model
@@ -199,8 +200,10 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
     share = (time.perf_counter() - t1) / count
     build = t1 - t0
     for r in out:
-        r.stats.update(build_s=build, solve_s=share, wall_s=build + share)
-        build = 0.0
+        stats = r.stats
+        stats["solve_s"] = stats["wall_s"] = share
+    stats = out[0].stats  # the first board pays for the Model
+    stats["build_s"], stats["wall_s"] = build, build + share
     return out
 
 
@@ -216,9 +219,11 @@ def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: in
     """The Results of ``run_many``'s rows, each solution checked (the core checked the
     clues and asterisms; a board's relations are checked here); their times
     are 0 (the caller sets them)."""
-    out = []
-    stops: dict[tuple[Status, bool, bool], str] = {}  # stop_reason depends on these alone here
-    outcome = _lc.ListcolorBackend.outcome
+    out: list[Result] = []
+    append = out.append
+    # a row's status, exhausted flag and stop reason depend on its count of solutions
+    # and whether it finished alone (limit is the batch's): made once per pair
+    ends: dict[tuple[int, bool], tuple[Status, bool, str]] = {}
     for b, row in zip(boards, rows, strict=True):
         finished, nodes, backtracks, max_depth, probes, failed, dilemma, removed, ok, sols = row
         if b.relations or not ok:
@@ -231,17 +236,16 @@ def _results(boards: Sequence[Board], rows: Sequence[tuple[Any, ...]], limit: in
             verdicts = {0: []}
         else:
             verdicts = {i: [] for i in range(len(sols))}
+        end = ends.get((len(sols), finished))
+        if end is None:
+            status, exhausted = Backend.status_of(len(sols), finished, limit)
+            end = ends[len(sols), finished] = (
+                status, exhausted, stop_reason(True, status.value, finished, exhausted, {}))
+        status, exhausted, stop = end
         stats = {"nodes": nodes, "backtracks": backtracks, "removed_values": removed,
                  "max_depth": max_depth, "probes": probes, "failed_literals": failed,
                  "dilemma_values": dilemma, "core": "compiled", "batch": True,
-                 "build_s": 0.0, "solve_s": 0.0, "wall_s": 0.0}
-        result = outcome(sols, finished, limit, stats)
-        result.backend, result.board, result.limit = "listcolor", b, limit
-        result.verdicts = verdicts  # futocp.verify's, kept
-        key = (result.status, result.finished, result.exhausted)
-        stop = stops.get(key)
-        if stop is None:
-            stop = stops[key] = stop_reason(True, result.status.value, *key[1:], {})
-        stats["stopped"] = stop
-        out.append(result)
+                 "build_s": 0.0, "solve_s": 0.0, "wall_s": 0.0, "stopped": stop}
+        # verdicts: futocp.verify's, kept
+        append(Result(status, sols, stats, "listcolor", exhausted, b, limit, verdicts))
     return out

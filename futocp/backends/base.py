@@ -383,15 +383,22 @@ class Backend:
     def outcome(solutions: list[tuple[Any, ...]], finished: bool, limit: int | None,
                 stats: dict[str, Any]) -> Result:
         """The Result of a search: ``sat`` with solutions, else ``unsat`` when the
-        search finished, else ``unknown``; exhausted when it finished below ``limit``."""
-        if solutions:
+        search finished, else ``unknown``; exhausted when it finished below ``limit``
+        (:meth:`status_of`)."""
+        status, exhausted = Backend.status_of(len(solutions), finished, limit)
+        return Result(status, solutions, stats, exhausted=exhausted)
+
+    @staticmethod
+    def status_of(n_solutions: int, finished: bool, limit: int | None) -> tuple[Status, bool]:
+        """The status and ``exhausted`` flag of a search that found ``n_solutions``
+        and ``finished`` (or not), asked for ``limit`` (:meth:`outcome`'s)."""
+        if n_solutions:
             status = Status.SAT
         elif finished:
             status = Status.UNSAT
         else:
             status = Status.UNKNOWN
-        exhausted = finished and (limit is None or len(solutions) < limit)
-        return Result(status, solutions, stats, exhausted=exhausted)
+        return status, finished and (limit is None or n_solutions < limit)
 
     @classmethod
     def supported(cls) -> frozenset[str]:
