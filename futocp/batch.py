@@ -39,7 +39,8 @@ from .verify import verify
 
 __all__ = ["solve_many"]
 
-_BATCH_OPTIONS = frozenset({"lookahead", "weight", "branching", "hidden_singles", "workers"})
+_BATCH_OPTIONS = frozenset({"lookahead", "weight", "branching", "hidden_singles",
+                            "locked_candidates", "workers"})
 """The options the batch path takes (``workers``: threads over the boards); any other
 (``core``, a time limit, a seed) solves board by board."""
 
@@ -185,7 +186,8 @@ def _solve_group(boards: Sequence[Board], limit: int | None, options: dict[str, 
         lo, hi = chunk
         rows = module.run_many(native, base, givens[lo * n:hi * n], hi - lo, limit,
                                opts["lookahead"], weights, opts["branching"] == "dual",
-                               opts["hidden_singles"], first.asterisms, want)
+                               opts["hidden_singles"], opts["locked_candidates"],
+                               first.asterisms, want)
         return _results(boards[lo:hi], rows, limit)
 
     count = len(boards)

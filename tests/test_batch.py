@@ -175,7 +175,7 @@ def _native(board: Board) -> tuple[object, object, int, int]:
 def test_the_core_checks_its_solutions() -> None:
     board = latin_square(3)
     module, native, n, m = _native(board)
-    args = [(1 << m) - 1] * n, bytes(n), 1, 1, "auto", ["removed"], False, True
+    args = [(1 << m) - 1] * n, bytes(n), 1, 1, "auto", ["removed"], False, True, True
     (row,) = module.run_many(native, *args, board.asterisms, [1] * m)
     assert row[-2] is True and len(row[-1]) == 1
     (row,) = module.run_many(native, *args, board.asterisms, [2, 1, 0])  # a wrong multiset
@@ -202,7 +202,8 @@ def test_run_many_refuses_bad_input(change: dict[str, object]) -> None:
     module, native, n, m = _native(board)
     args: dict[str, object] = {
         "base": [7] * n, "givens": bytes(n), "count": 1, "limit": 1, "mode": "auto",
-        "weights": ["removed"], "dual": False, "hs": True, "asterisms": board.asterisms,
+        "weights": ["removed"], "dual": False, "hs": True, "locked": True,
+        "asterisms": board.asterisms,
         "want": [1] * m}
     args.update(change)
     with pytest.raises((ValueError, TypeError)):
@@ -296,7 +297,7 @@ def test_run_many_lets_other_threads_run() -> None:
     def work() -> None:
         ready.set()
         rows.extend(module.run_many(native, base, givens, len(boards), 1, "auto", ["removed"],
-                                    False, True, boards[0].asterisms, [1] * m))
+                                    False, True, True, boards[0].asterisms, [1] * m))
         done.set()
 
     interval = sys.getswitchinterval()

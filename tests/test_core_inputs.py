@@ -46,7 +46,8 @@ def _args(prog: listcolor.ListcolorProgram, **changes) -> list:
 
 def _run(core, native, domains, start=None, limit=None) -> tuple[tuple, list]:
     found: list = []
-    out = core.run(native, domains, limit, lambda: False, "auto", ["removed"], False, True, start,
+    out = core.run(native, domains, limit, lambda: False, "auto", ["removed"], False, True, True,
+                   start,
                    found)
     return out, found
 

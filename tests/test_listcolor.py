@@ -676,3 +676,30 @@ def test_workers_option_is_checked() -> None:
         solve(latin_square(3), workers=0)
     r = solve(latin_square(3), limit=None)
     assert "workers" not in r.stats  # sequential by default
+
+
+@pytest.mark.parametrize("at_root", [True, False])
+def test_locked_candidates_claim_a_box(at_root: bool) -> None:
+    """Row 0's cells 3-8 given 2..7: its 1 lies in box 0, so the rest of box 0 loses 1
+    (claiming), at the root (settle's scan) as in a propagation (a place leaves the
+    label's list); without locked candidates it stays."""
+    from futocp.backends.listcolor import make_propagator, settle
+    from futocp.families import sudoku
+
+    givens = [(3 + i, 2 + i) for i in range(6)]
+    rest_of_box = [9, 10, 11, 18, 19, 20]
+    for locked in (True, False):
+        board = sudoku((3, 3))
+        if at_root:
+            board = Board(81, board.asterisms, board.labels, shape=(9, 9), clues=givens)
+        prog = ListcolorBackend().compile(build_model(board, filtering="none"))
+        inside = {c: i for i, c in enumerate(prog.cells)}
+        propagate, _ = make_propagator(prog, locked_candidates=locked)
+        doms = list(prog.domains)
+        dual = prog.dual_table(doms)
+        assert settle(prog, propagate, doms, dual, locked)
+        if not at_root:
+            assert propagate(doms, dual, [(inside[c], 1 << (v - 1)) for c, v in givens])
+        ones = [doms[inside[c]] & 1 for c in rest_of_box]
+        assert ones == ([0] * 6 if locked else [1] * 6)
+        assert all(doms[inside[c]] & 1 for c in (0, 1, 2))

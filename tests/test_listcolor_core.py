@@ -25,7 +25,7 @@ from futocp.backends import listcolor
 from futocp.backends.listcolor import ListcolorBackend, compile_program, core_fallback
 from futocp.board import Board
 from futocp.errors import UsageError
-from futocp.families import latin_square
+from futocp.families import latin_square, sudoku
 from futocp.generate import random_latin_square
 from futocp.model import Model, build_model
 from futocp.relations import Relation
@@ -46,6 +46,7 @@ OPTIONS = st.fixed_dictionaries({
     "weight": st.sampled_from(["portfolio", "binary", "removed"]),
     "branching": st.sampled_from(["cell", "dual"]),
     "hidden_singles": st.booleans(),
+    "locked_candidates": st.booleans(),
 })
 LIMITS = st.sampled_from([1, 2, 8])  # enumerating a 5x5 square to the end is slow in Python
 
@@ -147,18 +148,57 @@ def test_diagrams_of_keen_and_towers(board: Board, limit: int | None) -> None:
     assert out.stats["core"] == "compiled" or out.stats.get("decided")
 
 
-def test_sudoku_counters_equal() -> None:
+@pytest.mark.parametrize("locked", [True, False])
+def test_sudoku_counters_equal(locked: bool) -> None:
     """The first hard 9x9 puzzles of top95: the plain search's dead ends, the switch
     to the lookahead (a restart and the portfolio with limit 1), failed literals,
-    dilemma values."""
+    dilemma values; with and without locked candidates."""
     boards = formats.read_many("instances/sudoku/top95.txt", "sudoku")[:6]
     seen = dict.fromkeys(("backtracks", "probes", "failed_literals", "dilemma_values"), 0)
     for board in boards:
         for limit in (1, 2):
-            stats = both(board, limit).stats
+            stats = both(board, limit, locked_candidates=locked).stats
             for key in seen:
                 seen[key] += stats[key]
     assert all(seen.values()), seen  # every part of the search ran
+
+
+def _puzzles(board: Board, holes: int, count: int, seed: int) -> list[Board]:
+    """``count`` puzzles of ``board``: its first solution with ``holes`` random cells empty."""
+    rng = random.Random(seed)
+    solution = ListcolorBackend().solve(build_model(board), limit=1).solutions[0]
+    return [replace(board, clues=tuple((c, solution[c]) for c in sorted(
+        rng.sample(range(board.n_cells), board.n_cells - holes)))) for _ in range(count)]
+
+
+@needs_core
+@pytest.mark.parametrize("locked", [True, False])
+def test_locked_candidates_where_asterisms_share_several_cells(locked: bool) -> None:
+    """Locked candidates, the core's and the reference's: a Windoku (four more 3x3
+    windows: a window shares 2 cells of a row with a box, so a label's places can lie
+    in two intersections at once; the core's tables of 9-cell groups) and a 16x16
+    Sudoku (groups of 16 cells: the core scans their intersections), puzzles and the
+    empty grid."""
+    nine = sudoku((3, 3))
+    windows = tuple(tuple((r + i) * 9 + c + j for i in range(3) for j in range(3))
+                    for r in (1, 5) for c in (1, 5))
+    windoku = replace(nine, asterisms=nine.asterisms + windows)
+    sixteen = sudoku((4, 4))
+    boards = [windoku, *_puzzles(windoku, 58, 6, 1), *_puzzles(sixteen, 150, 3, 2)]
+    counted = [both(b, 2, locked_candidates=locked).stats for b in boards]
+    assert sum(s["backtracks"] for s in counted) > 0
+
+
+@needs_core
+def test_locked_candidates_cut_the_search() -> None:
+    """top95's first 12 puzzles: the same solutions with locked candidates as without,
+    in under half the nodes."""
+    boards = formats.read_many("instances/sudoku/top95.txt", "sudoku")[:12]
+    runs = {flag: [ListcolorBackend().solve(build_model(b), limit=2, locked_candidates=flag)
+                   for b in boards] for flag in (True, False)}
+    assert [r.solutions for r in runs[True]] == [r.solutions for r in runs[False]]
+    nodes = {flag: sum(r.stats["nodes"] for r in rs) for flag, rs in runs.items()}
+    assert nodes[True] < nodes[False] / 2, nodes
 
 
 @needs_core
@@ -341,10 +381,11 @@ def test_wide_core_checks_its_ints() -> None:
     for bad in (1 << 128, -1, 1 << 70, 1 << 100):
         domains = [bad, *prog.domains[1:]]
         with pytest.raises(ValueError):
-            wide.run(native, domains, 1, lambda: False, "auto", ["removed"], False, True, None, [])
+            wide.run(native, domains, 1, lambda: False, "auto", ["removed"], False, True, True,
+                     None, [])
     found: list[tuple] = []
     done = wide.run(native, prog.domains, 1, lambda: False, "auto", ["removed"], False, True,
-                    None, found)
+                    True, None, found)
     assert done[0] and len(found) == 1
 
 
@@ -370,7 +411,7 @@ def test_wide_bit_sets_out_of_range_are_refused(bad: int) -> None:
     core = listcolor._native_module(native)
     assert core is listcolor._core_wide
     n, full = len(prog.cells), (1 << prog.n_values) - 1
-    args = bytes(n), 1, 1, "auto", ["removed"], False, True, [], [0] * prog.n_values
+    args = bytes(n), 1, 1, "auto", ["removed"], False, True, True, [], [0] * prog.n_values
     (row,) = core.run_many(native, [1 << 64] + [full] * (n - 1), *args)
     assert row[0] is True and len(row[-1]) == 1  # finished, one solution
     with pytest.raises(ValueError):
@@ -388,7 +429,7 @@ def test_run_counts_the_lists_solutions_towards_the_limit() -> None:
 
     def run(found: list[tuple[object, ...]], limit: int) -> list[tuple[object, ...]]:
         core.run(native, prog.domains, limit, lambda: False, "auto", ["removed"], False, True,
-                 None, found)
+                 True, None, found)
         return found
 
     fresh = run([], 3)

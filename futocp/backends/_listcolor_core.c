@@ -38,20 +38,24 @@
  * to one cell (Program.sfix), the lists of two are counted only where the
  * ``binary`` weight reads them (propagate_binary), and a program of
  * all-different groups alone (a Latin square, a Sudoku) runs a copy without the
- * other relations' code (PROPAGATE). At the root the fixed cells' values leave
- * their groups in bulk before settle (settle_root): the same fixpoint, the same
- * counters.
+ * other relations' code (PROPAGATE). Locked candidates (the Python's
+ * ``outside`` intersections of a slot) read a table per group of up to
+ * LK_TABLE_BITS cells: for each set of positions, the first intersection that
+ * holds it (locked_tables); a search without them runs copies without their
+ * code. At the root the fixed cells' values leave their groups in bulk before
+ * settle (settle_root): the same fixpoint, the same counters.
  *
  * Module API (called by listcolor.py and batch.py only):
  *   Program(n_cells, groups, counts, cell_groups, succ, pred, n_values,
  *           dual_groups, arcs, distinct, cages, cells, values, diagrams)
  *   run(program, domains, limit, expired, mode, weights, dual_branching,
- *       hidden_singles, start, solutions)
+ *       hidden_singles, locked_candidates, start, solutions)
  *       -> (finished, nodes, backtracks, max_depth, probes, failed_literals,
  *           dilemma_values, removed_values)
  *   pack_givens(program, clues) -> bytes       (futocp/batch.py)
  *   run_many(program, base, givens, count, limit, mode, weights, dual_branching,
- *            hidden_singles, asterisms, want) -> [row per board]   (futocp/batch.py)
+ *            hidden_singles, locked_candidates, asterisms, want) -> [row per board]
+ *                                                                  (futocp/batch.py)
  *
  * A search makes no Python object: its solutions go into a C buffer (SolBuf)
  * and become label tuples after it. run calls its time-limit callback during
@@ -93,6 +97,11 @@
 #define SLICE 8
 #define SOLO 32
 #define PROBE_COPY_BYTES 16384 /* a probe copies a block up to this size, else undoes */
+#define LK_TABLE_BITS 12        /* locked candidates: a group of up to this many cells (and up to
+                                 * LK_TABLE_MAX intersections) has a table of the intersection
+                                 * each set of its positions fits; a larger one scans them */
+#define LK_TABLE_MAX 127
+#define LK_MORE 128             /* a table's flag: a later intersection fits too */
 
 /* ------------------------------------------------------------------ */
 /* The program                                                          */
@@ -103,7 +112,14 @@ typedef struct {
     bits fix;                 /* Program.sfix */
     int base;                 /* the group's row of the dual table */
     int cells;                /* offset of the group's cells in gcells */
+    /* locked candidates: the group's intersections are lks[e0 + 1 ..], after a
+     * sentinel; tab >= 0: its table (Program.tabs), else -1 (they are scanned) */
+    int tab, e0;
 } Slot;
+
+/* An intersection of a dual group with another one (two shared cells or more): the
+ * shared cells' positions in the group, the other group's other cells lkrest[r0 .. r1) */
+typedef struct { bits mask; int r0, r1; } LkEnt;
 
 typedef struct {
     PyObject_HEAD
@@ -148,6 +164,14 @@ typedef struct {
     int by_slots;             /* each cell's groups without counts are its slots' groups, in
                                * order: settle finds a fixed cell's others in the dual table */
     int *cells;               /* model cell of each internal cell */
+    /* locked candidates (intersections): per dual group j its entries lks[lke0[j] ..
+     * lke0[j + 1]), a sentinel (mask all ones, r0 the count of the others) then its
+     * intersections; their other cells lkrest; its table tabs[lkgtab[j] ..] (-1: none;
+     * shared by groups of the same masks), a byte per set of positions; has_lk: any */
+    LkEnt *lks;
+    int *lke0, *lkgtab, *lkrest;
+    unsigned char *tabs;
+    int has_lk;
     PyObject *values;         /* tuple */
 } Program;
 
@@ -164,7 +188,7 @@ static void Program_dealloc(Program *p) {
                       p->astart, p->aother, p->asup, p->pestart, p->peers, p->distart,
                       p->dicells, p->dostart, p->dirty_of, p->castart, p->cacells, p->costart,
                       p->combos, p->cells, p->dgstart, p->dgcells, p->dlvstart, p->dlevels,
-                      p->dnoff, p->dlystart, p->dsrc, p->ddst, p->dbit};
+                      p->dnoff, p->dlystart, p->dsrc, p->ddst, p->dbit, p->lks, p->lke0, p->lkgtab, p->lkrest, p->tabs};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) free(arrays[i]);
     Py_XDECREF(p->values);
     Py_TYPE(p)->tp_free((PyObject *)p);
@@ -378,6 +402,111 @@ out:
 /* Every input is checked here (the search trusts the Program): cells in range,
  * ``cells`` a permutation, counts per value, supports and combinations within
  * the m values, dual groups of BITS_WIDTH cells at most; ValueError otherwise. */
+/* Locked candidates' data (Program.lks, lke0, lkrest, tabs, lkgtab, has_lk and the
+ * slots' tab and e0), from the dual groups: per dual group j, every other dual group h
+ * it shares two cells or more with, in order (intersections() of
+ * listcolor_propagate.py). 0, or -1 with MemoryError. */
+static int locked_tables(Program *p) {
+    const int nd = p->n_dual, n = p->n, m = p->m;
+    int *where = xcalloc(n ? n : 1, sizeof(int));
+    p->lkgtab = xcalloc(nd + 1, sizeof(int));
+    p->lke0 = xcalloc(nd + 1, sizeof(int));
+    int ok = where && p->lkgtab && p->lke0;
+    size_t ne = 0, nr = 0, ntab = 0;
+    /* count: the entries (a sentinel per group), their other cells, the table bytes */
+    for (int j = 0; j < nd && ok; j++) {
+        const int g = p->dual_group[j], size = p->gstart[g + 1] - p->gstart[g];
+        for (int c = 0; c < n; c++) where[c] = 0;
+        for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++) where[p->gcells[a]] = 1;
+        int local = 0;
+        for (int h = 0; h < nd; h++) {
+            const int g2 = p->dual_group[h];
+            int shared = 0;
+            for (int a = p->gstart[g2]; a < p->gstart[g2 + 1]; a++) shared += where[p->gcells[a]];
+            if (h == j || shared < 2) continue;
+            local++;
+            nr += (size_t)(p->gstart[g2 + 1] - p->gstart[g2] - shared);
+        }
+        ne += 1 + (size_t)local;
+        if (local && local <= LK_TABLE_MAX && size <= LK_TABLE_BITS) ntab += (size_t)1 << size;
+    }
+    p->lks = ok ? xcalloc(ne + 1, sizeof(LkEnt)) : NULL;
+    p->lkrest = ok ? xcalloc(nr + 1, sizeof(int)) : NULL;
+    p->tabs = ok ? xcalloc(ntab + 1, 1) : NULL;
+    ok = ok && p->lks && p->lkrest && p->tabs;
+    int e = 0, q = 0, any = 0;
+    size_t used = 0;
+    for (int j = 0; j < nd && ok; j++) {
+        const int g = p->dual_group[j], size = p->gstart[g + 1] - p->gstart[g];
+        for (int c = 0; c < n; c++) where[c] = -1;
+        for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++) where[p->gcells[a]] = a - p->gstart[g];
+        const int e0 = p->lke0[j] = e++;
+        p->lks[e0].mask = ~(bits)0;  /* the sentinel: never fires (it holds every position) */
+        for (int h = 0; h < nd; h++) {
+            const int g2 = p->dual_group[h];
+            bits mask = 0;
+            int shared = 0;
+            for (int a = p->gstart[g2]; a < p->gstart[g2 + 1]; a++)
+                if (where[p->gcells[a]] >= 0) {
+                    mask |= (bits)1 << where[p->gcells[a]];
+                    shared++;
+                }
+            if (h == j || shared < 2) continue;
+            p->lks[e].mask = mask;
+            p->lks[e].r0 = q;
+            for (int a = p->gstart[g2]; a < p->gstart[g2 + 1]; a++)
+                if (where[p->gcells[a]] < 0) p->lkrest[q++] = p->gcells[a];
+            p->lks[e++].r1 = q;
+        }
+        const int local = e - e0 - 1;
+        p->lks[e0].r0 = local;  /* the sentinel's r0: the group's count of intersections */
+        any |= local > 0;
+        p->lkgtab[j] = -1;
+        if (!local || local > LK_TABLE_MAX || size > LK_TABLE_BITS) continue;
+        /* a table: the one of an earlier group with the same masks, else a new one */
+        for (int i = 0; i < j && p->lkgtab[j] < 0; i++) {
+            const int gi = p->dual_group[i];
+            if (p->lkgtab[i] < 0 || p->gstart[gi + 1] - p->gstart[gi] != size ||
+                p->lks[p->lke0[i]].r0 != local)
+                continue;
+            int same = 1;
+            for (int l = 1; l <= local && same; l++)
+                same = p->lks[p->lke0[i] + l].mask == p->lks[e0 + l].mask;
+            if (same) p->lkgtab[j] = p->lkgtab[i];
+        }
+        if (p->lkgtab[j] >= 0) continue;
+        /* per set of two positions or more: the first intersection that holds it (1..),
+         * plus LK_MORE when a later one does too; 0: none */
+        p->lkgtab[j] = (int)used;
+        for (size_t x = 0; x < ((size_t)1 << size); x++) {
+            unsigned t = 0;
+            if (x & (x - 1))
+                for (int l = 1; l <= local; l++)
+                    if (!((bits)x & ~p->lks[e0 + l].mask)) {
+                        if (t) {
+                            t |= LK_MORE;
+                            break;
+                        }
+                        t = (unsigned)l;
+                    }
+            p->tabs[used + x] = (unsigned char)t;
+        }
+        used += (size_t)1 << size;
+    }
+    if (ok) {
+        p->lke0[nd] = e;
+        p->has_lk = any;
+        for (int at = 0; at < p->sstart[n]; at++) {
+            const int j = p->sbase[at] / m;
+            p->slot[at].e0 = p->lke0[j];
+            p->slot[at].tab = p->lkgtab[j];
+        }
+    }
+    free(where);
+    if (!ok) PyErr_NoMemory();
+    return ok ? 0 : -1;
+}
+
 static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     PyObject *groups, *counts, *cell_groups, *succ, *pred, *dual_groups, *arcs,
         *distinct, *cages, *cells, *values, *diagrams;
@@ -526,6 +655,7 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     }
     p->W = (int)n + p->n_dual * m;
+    if (locked_tables(p) < 0) goto error;
     int rows_read;
     if (csr_ints(cell_groups, n, p->n_groups, 1, "cell_groups (a group)", &rows_read,
                  &p->cgstart, &p->cgroups) < 0 ||
@@ -839,7 +969,7 @@ typedef struct { unsigned char *v; size_t n, cap; } SolBuf;
 
 struct Search {
     Program *p;
-    int hs, dual_branching, by_binary[2], look_check[2];
+    int hs, lk, dual_branching, by_binary[2], look_check[2];
     long long limit;
     PyObject *expired;        /* the time-limit callback (run), or NULL: none (run_many) */
     SolBuf sols;              /* the solutions found */
@@ -931,9 +1061,11 @@ static void mark_dirty(Search *s, int g) {
  * cell has k slots (Program.k_slots), a constant the compiler unrolls the loops
  * over a cell's slots with. A Latin square (k = 2) and a Sudoku (k = 3) run such
  * a copy: fewer branches and registers per event (on top1465, 7-10% of the
- * whole batch's time). */
+ * whole batch's time). ``lk``: locked candidates (Search.lk); the copies without
+ * them (a Latin square's, whose groups share one cell at most) keep the code
+ * they had before them. */
 static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_binary,
-                                      const int lean, const int k) {
+                                      const int lean, const int k, const int lk) {
     const Program *p = s->p;
     bits *const doms = blk, *const dual = blk + p->n;
     const int m = p->m, hs = s->hs, has_extra = p->has_extra;
@@ -942,6 +1074,9 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
     const unsigned char *const cflag = p->cflag;
     const bits *const above = p->above, *const below = p->below;
     long long removed = 0, binary = 0;
+    const LkEnt *const lks = p->lks;
+    const int *const lkrest = p->lkrest;
+    const unsigned char *const tabs = p->tabs;
     Trail *const undo = s->undo;
     int *evc = s->ev.c;
     bits *evk = s->ev.v;
@@ -958,9 +1093,18 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
         evc[nev] = (c_);                                                        \
         evk[nev++] = (k_);                                                      \
     } while (0)
+/* intersection ``e``'s other group loses value ``low`` (locked candidates) */
+#define LOCKED(e, low)                                                          \
+    do {                                                                        \
+        for (int q_ = (e)->r0; q_ < (e)->r1; q_++) {                            \
+            const int o_ = lkrest[q_];                                          \
+            if (doms[o_] & (low)) LPUSH(o_, ~(low));                            \
+        }                                                                       \
+    } while (0)
 /* value v (bit ``low``) leaves the position of slot ``sl`` in its dual list: counts a
  * list that is left with two positions, fails on none, and on one (hidden single)
- * fixes its cell */
+ * fixes its cell; with two or more, locked candidates: the intersections that now
+ * hold them all (and did not hold the position that left) */
 #define DROP_POS(sl, v, low)                                                    \
     do {                                                                        \
         bits *const du_ = dual + (sl)->base + (v);                              \
@@ -969,6 +1113,18 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
         const bits y_ = x_ & (x_ - 1);                                          \
         if (y_) {                                                               \
             if (count_binary) binary += !(y_ & (y_ - 1));                       \
+            if (lk) {                                                           \
+                const LkEnt *e_ = lks + (sl)->e0, *const f_ = e_ + 1 + e_->r0;  \
+                unsigned t_ = LK_MORE;                                          \
+                if ((sl)->tab >= 0) {                                           \
+                    t_ = tabs[(sl)->tab + (size_t)x_];                          \
+                    e_ += t_ & (LK_MORE - 1);                                   \
+                    if (!((sl)->pbit & e_->mask)) LOCKED(e_, low);              \
+                }                                                               \
+                if (t_ & LK_MORE)                                               \
+                    for (e_++; e_ < f_; e_++)                                   \
+                        if (!(x_ & ~e_->mask) && !((sl)->pbit & e_->mask)) LOCKED(e_, low); \
+            }                                                                   \
         } else if (!x_) {                                                       \
             goto fail;                                                          \
         } else if (hs) {                                                        \
@@ -1174,6 +1330,7 @@ static ALWAYS_INLINE int propagate_as(Search *s, bits *blk, const int count_bina
         }
     }
 #undef LPUSH
+#undef LOCKED
 #undef DROP_POS
 fail:
     s->removed += removed;
@@ -1185,22 +1342,34 @@ fail:
 
 /* The copies of propagate_as: counting the lists left with two values or positions
  * (s->binary: read only by the probes of a ``binary`` weight) or not (the
- * first index), for a program that is not lean, lean, lean with 2 slots a cell,
- * lean with 3 (the second). search_open picks the pair of its program. */
-#define PROPAGATE_COPY(name, b, lean, k) \
-    static int name(Search *s, bits *blk) { return propagate_as(s, blk, b, lean, k); }
-PROPAGATE_COPY(propagate_full, 0, 0, 0)
-PROPAGATE_COPY(propagate_lean, 0, 1, 0)
-PROPAGATE_COPY(propagate_lean2, 0, 1, 2)
-PROPAGATE_COPY(propagate_lean3, 0, 1, 3)
-PROPAGATE_COPY(propagate_binary_full, 1, 0, 0)
-PROPAGATE_COPY(propagate_binary_lean, 1, 1, 0)
-PROPAGATE_COPY(propagate_binary_lean2, 1, 1, 2)
-PROPAGATE_COPY(propagate_binary_lean3, 1, 1, 3)
+ * first index); without locked candidates or with them (the second); for a
+ * program that is not lean, lean, lean with 2 slots a cell, lean with 3 (the
+ * third: with locked candidates a program of 2 slots a cell runs the lean copy).
+ * search_open picks the pair of its search. */
+#define PROPAGATE_COPY(name, b, lean, k, lk) \
+    static int name(Search *s, bits *blk) { return propagate_as(s, blk, b, lean, k, lk); }
+PROPAGATE_COPY(propagate_full, 0, 0, 0, 0)
+PROPAGATE_COPY(propagate_lean, 0, 1, 0, 0)
+PROPAGATE_COPY(propagate_lean2, 0, 1, 2, 0)
+PROPAGATE_COPY(propagate_lean3, 0, 1, 3, 0)
+PROPAGATE_COPY(propagate_binary_full, 1, 0, 0, 0)
+PROPAGATE_COPY(propagate_binary_lean, 1, 1, 0, 0)
+PROPAGATE_COPY(propagate_binary_lean2, 1, 1, 2, 0)
+PROPAGATE_COPY(propagate_binary_lean3, 1, 1, 3, 0)
+PROPAGATE_COPY(propagate_full_lk, 0, 0, 0, 1)
+PROPAGATE_COPY(propagate_lean_lk, 0, 1, 0, 1)
+PROPAGATE_COPY(propagate_lean3_lk, 0, 1, 3, 1)
+PROPAGATE_COPY(propagate_binary_full_lk, 1, 0, 0, 1)
+PROPAGATE_COPY(propagate_binary_lean_lk, 1, 1, 0, 1)
+PROPAGATE_COPY(propagate_binary_lean3_lk, 1, 1, 3, 1)
 #undef PROPAGATE_COPY
-static int (*const PROPAGATE[2][4])(Search *, bits *) = {
-    {propagate_full, propagate_lean, propagate_lean2, propagate_lean3},
-    {propagate_binary_full, propagate_binary_lean, propagate_binary_lean2, propagate_binary_lean3},
+static int (*const PROPAGATE[2][2][4])(Search *, bits *) = {
+    {{propagate_full, propagate_lean, propagate_lean2, propagate_lean3},
+     {propagate_full_lk, propagate_lean_lk, propagate_lean_lk, propagate_lean3_lk}},
+    {{propagate_binary_full, propagate_binary_lean, propagate_binary_lean2,
+      propagate_binary_lean3},
+     {propagate_binary_full_lk, propagate_binary_lean_lk, propagate_binary_lean_lk,
+      propagate_binary_lean3_lk}},
 };
 static inline int propagate(Search *s, bits *blk) { return s->prop[0](s, blk); }
 static inline int propagate_binary(Search *s, bits *blk) { return s->prop[1](s, blk); }
@@ -1210,12 +1379,24 @@ static int settle(Search *s, bits *blk) {
     const Program *p = s->p;
     bits *doms = blk, *dual = blk + p->n;
     const int m = p->m, n = p->n;
-    for (int i = 0; i < p->n_dual * m; i++) {
-        bits x = dual[i];
-        if (!x) goto fail;  /* not a plain return: the events pushed so far are dropped */
-        if (!(x & (x - 1))) {
-            int j = i / m, v = i % m, g = p->dual_group[j];
-            PUSH(p->gcells[p->gstart[g] + ctz(x)], (bits)1 << v);
+    for (int j = 0; j < p->n_dual; j++) {
+        const int *const cells = p->gcells + p->gstart[p->dual_group[j]];
+        const LkEnt *const e0 = p->lks + p->lke0[j] + 1, *const e1 = p->lks + p->lke0[j + 1];
+        const int tab = p->lkgtab[j];
+        for (int v = 0; v < m; v++) {
+            const bits x = dual[j * m + v], low = (bits)1 << v;
+            if (!(x & (x - 1))) {
+                if (!x) goto fail;  /* not a plain return: the events pushed so far are dropped */
+                PUSH(cells[ctz(x)], low);
+                continue;
+            }
+            if (!s->lk) continue;
+            /* locked: every intersection that holds its places (none if its table says so) */
+            if (tab >= 0 && !p->tabs[tab + (size_t)x]) continue;
+            for (const LkEnt *e = e0; e < e1; e++)
+                if (!(x & ~e->mask))
+                    for (int q = e->r0; q < e->r1; q++)
+                        if (doms[p->lkrest[q]] & low) PUSH(p->lkrest[q], ~low);
         }
     }
     for (int c = 0; c < n; c++) {
@@ -2018,13 +2199,14 @@ static void search_free(Search *s) {
  * NULL: no time limit): 0, or -1 with an exception set (the scratch is freed then). */
 static int search_open(Search *s, Program *p, PyObject *limit_obj, PyObject *expired,
                        const char *mode, PyObject *weights, int dual_branching,
-                       int hidden_singles, int *n_looks_out) {
+                       int hidden_singles, int locked, int *n_looks_out) {
     memset(s, 0, sizeof(*s));
     s->p = p;
     const int copy = !p->lean ? 0 : p->k_slots == 2 ? 2 : p->k_slots == 3 ? 3 : 1;
-    s->prop[0] = PROPAGATE[0][copy];
-    s->prop[1] = PROPAGATE[1][copy];
     s->hs = hidden_singles;
+    s->lk = locked && p->has_lk;
+    s->prop[0] = PROPAGATE[0][s->lk][copy];
+    s->prop[1] = PROPAGATE[1][s->lk][copy];
     s->dual_branching = dual_branching;
     s->expired = expired;
     s->limit = -1;
@@ -2121,16 +2303,16 @@ static int sols_append(const Program *p, const SolBuf *b, size_t first, size_t c
 static PyObject *core_run(PyObject *self, PyObject *args) {
     PyObject *prog, *domains, *limit_obj, *expired, *weights, *start, *solutions;
     const char *mode;
-    int dual_branching, hidden_singles, n_looks;
-    if (!PyArg_ParseTuple(args, "O!OOOsOppOO!", &ProgramType, &prog, &domains, &limit_obj,
+    int dual_branching, hidden_singles, locked, n_looks;
+    if (!PyArg_ParseTuple(args, "O!OOOsOpppOO!", &ProgramType, &prog, &domains, &limit_obj,
                           &expired, &mode,
-                          &weights, &dual_branching, &hidden_singles, &start, &PyList_Type,
-                          &solutions))
+                          &weights, &dual_branching, &hidden_singles, &locked, &start,
+                          &PyList_Type, &solutions))
         return NULL;
     Program *p = (Program *)prog;
     Search s;
     if (search_open(&s, p, limit_obj, expired == Py_None ? NULL : expired, mode, weights,
-                    dual_branching, hidden_singles, &n_looks) < 0)
+                    dual_branching, hidden_singles, locked, &n_looks) < 0)
         return NULL;
     s.found = PyList_GET_SIZE(solutions);  /* the list's solutions count towards the limit */
     PyObject *out = NULL;
@@ -2231,7 +2413,7 @@ static int many_search(Search *s, const bits *basew, const unsigned char *g, Py_
 }
 
 /* run_many(program, base, givens, count, limit, mode, weights, dual_branching,
- *          hidden_singles, asterisms, want)
+ *          hidden_singles, locked_candidates, asterisms, want)
  *   -> [(finished, nodes, backtracks, max_depth, probes, failed_literals,
  *        dilemma_values, removed_values, verified, solutions)] per board
  * ``count`` boards of the program's structure: board b's lists are ``base``
@@ -2247,10 +2429,10 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
     PyObject *prog, *base, *givens_obj, *limit_obj, *weights, *asterisms, *want_obj;
     Py_ssize_t count;
     const char *mode;
-    int dual_branching, hidden_singles, n_looks;
-    if (!PyArg_ParseTuple(args, "O!OOnOsOppOO", &ProgramType, &prog, &base, &givens_obj, &count,
+    int dual_branching, hidden_singles, locked, n_looks;
+    if (!PyArg_ParseTuple(args, "O!OOnOsOpppOO", &ProgramType, &prog, &base, &givens_obj, &count,
                           &limit_obj, &mode, &weights, &dual_branching, &hidden_singles,
-                          &asterisms, &want_obj))
+                          &locked, &asterisms, &want_obj))
         return NULL;
     Program *p = (Program *)prog;
     const int n = p->n, m = p->m;
@@ -2305,7 +2487,7 @@ static PyObject *core_run_many(PyObject *self, PyObject *args) {
     res = xcalloc((size_t)count, sizeof(BoardOut));
     if (!res) goto end;
     if (search_open(&s, p, limit_obj, NULL, mode, weights, dual_branching, hidden_singles,
-                    &n_looks) < 0)
+                    locked, &n_looks) < 0)
         goto end;
     opened = 1;
     int failed;
@@ -2418,13 +2600,15 @@ static PyMethodDef methods[] = {
      "pack_givens(program, clues) -> bytes: run_many's givens of boards with these clues "
      "(per board, (model cell, label) pairs)"},
     {"run", core_run, METH_VARARGS,
-     "run(program, domains, limit, expired, mode, weights, dual_branching, hidden_singles, start, "
-     "solutions) -> (finished, nodes, backtracks, max_depth, probes, failed_literals, "
+     "run(program, domains, limit, expired, mode, weights, dual_branching, hidden_singles, "
+     "locked_candidates, start, solutions) -> (finished, nodes, backtracks, max_depth, "
+     "probes, failed_literals, "
      "dilemma_values, removed_values)"},
     {"run_many", core_run_many, METH_VARARGS,
      "run_many(program, base, givens, count, limit, mode, weights, dual_branching, "
-     "hidden_singles, asterisms, want) -> [(finished, nodes, backtracks, max_depth, probes, "
-     "failed_literals, dilemma_values, removed_values, verified, solutions)] per board"},
+     "hidden_singles, locked_candidates, asterisms, want) -> [(finished, nodes, backtracks, "
+     "max_depth, probes, failed_literals, dilemma_values, removed_values, verified, "
+     "solutions)] per board"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -26,13 +26,15 @@ class Program:
 
 def run(program: Program, domains: Sequence[int], limit: int | None,
         expired: Callable[[], bool], mode: str, weights: Sequence[str], dual_branching: bool,
-        hidden_singles: bool, start: tuple[list[int], list[int]] | None,
+        hidden_singles: bool, locked_candidates: bool,
+        start: tuple[list[int], list[int]] | None,
         solutions: list[tuple[Any, ...]]) -> tuple[bool, int, int, int, int, int, int, int]: ...
 
 def pack_givens(program: Program, clues: Sequence[Sequence[tuple[int, Any]]]) -> bytes: ...
 
 def run_many(program: Program, base: Sequence[int], givens: bytes, count: int,
              limit: int | None, mode: str, weights: Sequence[str], dual_branching: bool,
-             hidden_singles: bool, asterisms: Sequence[Sequence[int]], want: Sequence[int]
+             hidden_singles: bool, locked_candidates: bool, asterisms: Sequence[Sequence[int]],
+             want: Sequence[int]
              ) -> list[tuple[bool, int, int, int, int, int, int, int, bool,
                              list[tuple[Any, ...]]]]: ...

@@ -102,6 +102,10 @@ class ListcolorBackend(Backend):
         Option("hidden_singles", bool, True, None,
                "force a label that fits only one cell of an asterism (count: exactly the cells "
                "left; cage: a label all its remaining sets need)"),
+        Option("locked_candidates", bool, True, None,
+               "a label whose places left in an all-different asterism all lie in another one "
+               "leaves that one's other cells (Sudoku's pointing and claiming; asterisms that "
+               "share two cells or more)"),
         WORKERS_OPTION,
         Option("core", str, "auto", ("auto", "compiled", "python"),
                "the search engine: compiled = the C core (same algorithm and counters), "
@@ -180,7 +184,8 @@ def stop_when(test: Callable[[], bool]) -> Iterator[None]:
         _STOP.reset(token)
 
 
-_SEARCH_OPTIONS = ("lookahead", "weight", "branching", "hidden_singles", "core")
+_SEARCH_OPTIONS = ("lookahead", "weight", "branching", "hidden_singles", "locked_candidates",
+                   "core")
 
 BUILD_HINT = ("build it with `pip install -e .` (or `make test`) on a machine with a C compiler "
               "and the Python headers")
@@ -296,10 +301,12 @@ class _Search:
 
     def __init__(self, prog: ListcolorProgram, limit: int | None, expired: Callable[[], bool],
                  lookahead: str = "auto", weight: str = "portfolio", branching: str = "cell",
-                 hidden_singles: bool = True, core: str = "python") -> None:
+                 hidden_singles: bool = True, locked_candidates: bool = True,
+                 core: str = "python") -> None:
         self.prog = prog
         self.branching = branching
         self.hidden_singles = hidden_singles
+        self.locked_candidates = locked_candidates
         self.limit = limit
         self.expired = expired
         self.mode = lookahead
@@ -318,7 +325,8 @@ class _Search:
     @cached_property
     def propagate(self) -> Propagator:
         """The propagation function; ``counter[0]`` counts removed values."""
-        return make_propagator(self.prog, self.hidden_singles, self.counter)[0]
+        return make_propagator(self.prog, self.hidden_singles, self.counter,
+                               self.locked_candidates)[0]
 
     @cached_property
     def uses_trail(self) -> bool:
@@ -357,7 +365,7 @@ class _Search:
         if not all(doms):
             return None
         dual = self.prog.dual_table(doms)
-        if not settle(self.prog, self.propagate, doms, dual):
+        if not settle(self.prog, self.propagate, doms, dual, self.locked_candidates):
             return None
         return doms, dual
 
@@ -418,7 +426,8 @@ class _Search:
         module = _native_module(self.native)
         assert module is not None
         out = module.run(self.native, self.prog.domains, self.limit, self.expired, self.mode,
-                         self.weights, self.branching == "dual", self.hidden_singles, start,
+                         self.weights, self.branching == "dual", self.hidden_singles,
+                         self.locked_candidates, start,
                          self.solutions)
         finished, nodes, backtracks, max_depth, probes, failed, dilemma, removed = out
         stats = self.stats

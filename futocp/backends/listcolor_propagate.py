@@ -12,12 +12,35 @@ from ..diagram import supports
 from ..propagate import cage_sets, supported
 from .listcolor_program import ListcolorProgram
 
-__all__ = ["Propagator", "make_propagator", "make_undo", "settle"]
+__all__ = ["Propagator", "intersections", "make_propagator", "make_undo", "settle"]
 
 _ARCS, _PEERS = 2, 4  # a changed cell's binary relations (but less), its partial groups
 
 
 Propagator = Callable[..., bool]
+
+
+def intersections(prog: ListcolorProgram) -> list[tuple[tuple[int, tuple[int, ...]], ...]]:
+    """Per all-different group of the dual table (``prog.dual_groups[j]``), the other
+    such groups it shares two cells or more with, in the table's order: ``(mask,
+    rest)``, the bit set of the shared cells' positions in group ``j`` and the
+    other group's cells outside group ``j`` (in its order). What locked
+    candidates read: a label whose places left in group ``j`` all lie in
+    ``mask`` goes in one of them, so it leaves ``rest`` (both groups hold every
+    label once).
+    """
+    groups = [prog.groups[g] for g in prog.dual_groups]
+    out = []
+    for j, cells in enumerate(groups):
+        where = {c: p for p, c in enumerate(cells)}
+        found = []
+        for h, other in enumerate(groups):
+            shared = [where[c] for c in other if c in where]
+            if h != j and len(shared) >= 2:
+                found.append((sum(1 << p for p in shared),
+                              tuple(c for c in other if c not in where)))
+        out.append(tuple(found))
+    return out
 
 
 def make_undo(prog: ListcolorProgram) -> tuple[Callable[[list[int], list[int],
@@ -73,7 +96,8 @@ def make_undo(prog: ListcolorProgram) -> tuple[Callable[[list[int], list[int],
 
 
 def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
-                    counter: list[int] | None = None) -> tuple[Propagator, list[int]]:
+                    counter: list[int] | None = None, locked_candidates: bool = True,
+                    ) -> tuple[Propagator, list[int]]:
     """The propagation function of ``prog`` and its counters.
 
     ``propagate(doms, dual, events, dirty=None, trail=None, undo=None)`` applies the
@@ -87,6 +111,14 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
     removed values, ``counter[1]`` the new binary choices (a cell left with
     two labels, a label left with two cells of an asterism); ``counter`` (two
     ints) is the list to count in, a new one when None.
+
+    ``hidden_singles``: a label left with one place in an asterism goes there.
+    ``locked_candidates``: a label whose places left in an all-different group
+    all lie in another such group (:func:`intersections`) leaves the other
+    group's remaining cells (Sudoku's pointing and claiming). It is checked
+    when a place leaves the label's list: when the place was outside an
+    intersection that now holds every place left (it held them before
+    otherwise, and the rule was applied then, or by :func:`settle`).
     """
     m = prog.n_values
     full = prog.full
@@ -111,11 +143,15 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
         extra = [(_ARCS if a else 0) | (_PEERS if q else 0) for a, q in zip(arcs, peers, strict=True)]
     above = [full & ~((1 << (v + 1)) - 1) for v in range(m)]  # values > v
     below = [(1 << v) - 1 for v in range(m)]  # values < v
-    # per cell: (dual base, ~position bit, cells of the group) for its all-different groups
-    slots: list[list[tuple[int, int, tuple[int, ...]]]] = [[] for _ in range(n)]
+    # per cell: (dual base, ~position bit, cells of the group, the group's intersections
+    # without the cell's position) for its all-different groups
+    shared = intersections(prog) if locked_candidates else [()] * len(prog.dual_groups)
+    slots: list[list[tuple[int, int, tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]]]
+    slots = [[] for _ in range(n)]
     for j, g in enumerate(prog.dual_groups):
         for p, c in enumerate(gcells[g]):
-            slots[c].append((j * m, ~(1 << p), gcells[g]))
+            outside = tuple(it for it in shared[j] if not it[0] >> p & 1)
+            slots[c].append((j * m, ~(1 << p), gcells[g], outside))
     n_groups = len(gcells)
     cages = prog.cages
     diagrams = prog.diagrams
@@ -171,7 +207,7 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
                     trail.append(c)
                 r = d ^ nd
                 removed += r.bit_count()
-                for base, npbit, cells in slots[c]:
+                for base, npbit, cells, outside in slots[c]:
                     rr = r
                     while rr:
                         low = rr & -rr
@@ -183,6 +219,12 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
                         if y:
                             if not y & (y - 1):
                                 binary += 1  # two cells left for this label
+                            for mask, beyond in outside:  # locked: the places left all shared
+                                if not x & ~mask:
+                                    drop = ~low
+                                    for o in beyond:
+                                        if doms[o] & low:
+                                            events.append((o, drop))
                         elif not x:
                             counter[0] += removed
                             counter[1] += binary
@@ -194,7 +236,7 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
                 if not nd & (nd - 1):  # fixed: the label leaves the rest of its asterisms
                     v = nd.bit_length() - 1
                     drop = ~nd
-                    for base, npbit, cells in slots[c]:
+                    for base, npbit, cells, _ in slots[c]:
                         others = dual[base + v] & npbit
                         while others:
                             low = others & -others
@@ -302,10 +344,13 @@ def make_propagator(prog: ListcolorProgram, hidden_singles: bool = True,
     return propagate, counter
 
 
-def settle(prog: ListcolorProgram, propagate: Propagator, doms: list[int], dual: list[int]) -> bool:
-    """Bring fresh lists (and their dual table) to the propagation fixpoint (False: dead end)."""
+def settle(prog: ListcolorProgram, propagate: Propagator, doms: list[int], dual: list[int],
+           locked_candidates: bool = True) -> bool:
+    """Bring fresh lists (and their dual table) to the propagation fixpoint (False: dead
+    end); ``locked_candidates``: ``propagate``'s (:func:`make_propagator`)."""
     m = prog.n_values
     groups = prog.groups
+    shared = intersections(prog) if locked_candidates else None
     events: list[tuple[int, int]] = []
     for i, x in enumerate(dual):
         if not x:
@@ -313,6 +358,11 @@ def settle(prog: ListcolorProgram, propagate: Propagator, doms: list[int], dual:
         if not x & (x - 1):  # a label with one place left in its asterism
             j, v = divmod(i, m)
             events.append((groups[prog.dual_groups[j]][x.bit_length() - 1], 1 << v))
+        elif shared is not None:  # locked: its places all in an intersection
+            j, v = divmod(i, m)
+            for mask, beyond in shared[j]:
+                if not x & ~mask:
+                    events.extend((o, ~(1 << v)) for o in beyond if doms[o] >> v & 1)
     full = prog.full
     above = [full & ~((1 << (v + 1)) - 1) for v in range(m)]
     below = [(1 << v) - 1 for v in range(m)]
