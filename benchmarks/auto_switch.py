@@ -42,7 +42,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORES = ("_listcolor_core", "_listcolor_core_wide")
 
-__all__ = ["SETS", "CORES", "build", "boards_of", "main"]
+__all__ = ["SETS", "CORES", "build", "boards_of", "time_sets", "main"]
 
 #: The sets by name: Sudoku collections (batch), small boards, QWH file globs.
 SETS = ("top1465", "top95", "adjacent", "kropki", "unequal", "keen", "towers", "solo",
@@ -96,7 +96,6 @@ def boards_of(name: str) -> list[Any]:
 
 def _child(where: str, value: int, names: Sequence[str]) -> dict[str, tuple[float, int]]:
     """Every set of ``names`` with the cores built in ``where``: CPU seconds and nodes."""
-    import futocp
     from futocp.backends import listcolor
 
     for name in CORES:
@@ -108,17 +107,26 @@ def _child(where: str, value: int, names: Sequence[str]) -> dict[str, tuple[floa
         assert core.AUTO_SWITCH == value, (name, core.AUTO_SWITCH, value)
         setattr(listcolor, name[len("_listcolor"):], core)  # listcolor._core, ._core_wide
     listcolor._AUTO_SWITCH = value
+    return time_sets(names)
+
+
+def time_sets(names: Sequence[str], **options: Any) -> dict[str, tuple[float, int]]:
+    """Every set of ``names`` solved by listcolor with ``options``, one solution a board
+    (:data:`BATCH` sets by ``futocp.solve_many``, the others board by board): its CPU
+    seconds (the median of 1 + QUICK_REPEAT runs when quick) and its nodes."""
+    import futocp
+
     out = {}
     for name in names:
         boards = boards_of(name)
-        futocp.solve_many(boards[:10])  # warm: imports, the compiled program
+        futocp.solve_many(boards[:10], **options)  # warm: imports, the compiled program
         cpus: list[float] = []
         while len(cpus) < (1 if cpus and cpus[0] > QUICK_S else 1 + QUICK_REPEAT):
             t0 = time.process_time()
             if name in BATCH:
-                results = futocp.solve_many(boards)
+                results = futocp.solve_many(boards, **options)
             else:
-                results = [futocp.solve(b, "listcolor") for b in boards]
+                results = [futocp.solve(b, "listcolor", **options) for b in boards]
             cpus.append(time.process_time() - t0)
         assert all(r.solutions and r.stats.get("core", "compiled") == "compiled" for r in results)
         out[name] = (statistics.median(cpus), sum(r.stats.get("nodes", 0) for r in results))
