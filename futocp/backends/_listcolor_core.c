@@ -402,34 +402,52 @@ out:
 /* Every input is checked here (the search trusts the Program): cells in range,
  * ``cells`` a permutation, counts per value, supports and combinations within
  * the m values, dual groups of BITS_WIDTH cells at most; ValueError otherwise. */
+static void sort_ints(int *a, size_t k);
+
+/* The dual groups other than j that share two cells or more with dual group j, in
+ * increasing order, into ``out`` (their count returned), found through the slots of
+ * group j's cells; ``cnt`` (n_dual ints, zero) and ``seen`` (n_dual ints) are scratch,
+ * ``cnt`` left zero. */
+static int shared_groups(const Program *p, int j, int *cnt, int *seen, int *out) {
+    const int g = p->dual_group[j], m = p->m;
+    int k = 0, found = 0;
+    for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++) {
+        const int c = p->gcells[a];
+        for (int at = p->sstart[c]; at < p->sstart[c + 1]; at++) {
+            const int h = p->sbase[at] / m;
+            if (h != j && !cnt[h]++) seen[k++] = h;
+        }
+    }
+    for (int i = 0; i < k; i++) {
+        if (cnt[seen[i]] >= 2) out[found++] = seen[i];
+        cnt[seen[i]] = 0;
+    }
+    sort_ints(out, (size_t)found);
+    return found;
+}
+
 /* Locked candidates' data (Program.lks, lke0, lkrest, tabs, lkgtab, has_lk and the
  * slots' tab and e0), from the dual groups: per dual group j, every other dual group h
  * it shares two cells or more with, in order (intersections() of
  * listcolor_propagate.py). 0, or -1 with MemoryError. */
 static int locked_tables(Program *p) {
     const int nd = p->n_dual, n = p->n, m = p->m;
-    int *where = xcalloc(n ? n : 1, sizeof(int));
+    int *where = xcalloc(n ? n : 1, sizeof(int)), *cnt = xcalloc(nd + 1, sizeof(int));
+    int *seen = xcalloc(nd + 1, sizeof(int)), *others = xcalloc(nd + 1, sizeof(int));
     p->lkgtab = xcalloc(nd + 1, sizeof(int));
     p->lke0 = xcalloc(nd + 1, sizeof(int));
-    int ok = where && p->lkgtab && p->lke0;
+    int ok = where && cnt && seen && others && p->lkgtab && p->lke0;
     size_t ne = 0, nr = 0, ntab = 0;
     /* count: the entries (a sentinel per group), their other cells, the table bytes */
     for (int j = 0; j < nd && ok; j++) {
         const int g = p->dual_group[j], size = p->gstart[g + 1] - p->gstart[g];
-        for (int c = 0; c < n; c++) where[c] = 0;
-        for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++) where[p->gcells[a]] = 1;
-        int local = 0;
-        for (int h = 0; h < nd; h++) {
-            const int g2 = p->dual_group[h];
-            int shared = 0;
-            for (int a = p->gstart[g2]; a < p->gstart[g2 + 1]; a++) shared += where[p->gcells[a]];
-            if (h == j || shared < 2) continue;
-            local++;
-            nr += (size_t)(p->gstart[g2 + 1] - p->gstart[g2] - shared);
-        }
+        const int local = shared_groups(p, j, cnt, seen, others);
+        for (int i = 0; i < local; i++)
+            nr += (size_t)(p->gstart[p->dual_group[others[i]] + 1] - p->gstart[p->dual_group[others[i]]]);
         ne += 1 + (size_t)local;
         if (local && local <= LK_TABLE_MAX && size <= LK_TABLE_BITS) ntab += (size_t)1 << size;
     }
+    for (int c = 0; c < n && ok; c++) where[c] = -1;
     p->lks = ok ? xcalloc(ne + 1, sizeof(LkEnt)) : NULL;
     p->lkrest = ok ? xcalloc(nr + 1, sizeof(int)) : NULL;
     p->tabs = ok ? xcalloc(ntab + 1, 1) : NULL;
@@ -438,26 +456,22 @@ static int locked_tables(Program *p) {
     size_t used = 0;
     for (int j = 0; j < nd && ok; j++) {
         const int g = p->dual_group[j], size = p->gstart[g + 1] - p->gstart[g];
-        for (int c = 0; c < n; c++) where[c] = -1;
         for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++) where[p->gcells[a]] = a - p->gstart[g];
         const int e0 = p->lke0[j] = e++;
         p->lks[e0].mask = ~(bits)0;  /* the sentinel: never fires (it holds every position) */
-        for (int h = 0; h < nd; h++) {
-            const int g2 = p->dual_group[h];
+        const int n_others = shared_groups(p, j, cnt, seen, others);
+        for (int i = 0; i < n_others; i++) {
+            const int g2 = p->dual_group[others[i]];
             bits mask = 0;
-            int shared = 0;
             for (int a = p->gstart[g2]; a < p->gstart[g2 + 1]; a++)
-                if (where[p->gcells[a]] >= 0) {
-                    mask |= (bits)1 << where[p->gcells[a]];
-                    shared++;
-                }
-            if (h == j || shared < 2) continue;
+                if (where[p->gcells[a]] >= 0) mask |= (bits)1 << where[p->gcells[a]];
             p->lks[e].mask = mask;
             p->lks[e].r0 = q;
             for (int a = p->gstart[g2]; a < p->gstart[g2 + 1]; a++)
                 if (where[p->gcells[a]] < 0) p->lkrest[q++] = p->gcells[a];
             p->lks[e++].r1 = q;
         }
+        for (int a = p->gstart[g]; a < p->gstart[g + 1]; a++) where[p->gcells[a]] = -1;
         const int local = e - e0 - 1;
         p->lks[e0].r0 = local;  /* the sentinel's r0: the group's count of intersections */
         any |= local > 0;
@@ -503,6 +517,9 @@ static int locked_tables(Program *p) {
         }
     }
     free(where);
+    free(cnt);
+    free(seen);
+    free(others);
     if (!ok) PyErr_NoMemory();
     return ok ? 0 : -1;
 }
