@@ -47,8 +47,7 @@ def _args(prog: listcolor.ListcolorProgram, **changes) -> list:
 def _run(core, native, domains, start=None, limit=None) -> tuple[tuple, list]:
     found: list = []
     out = core.run(native, domains, limit, lambda: False, "auto", ["removed"], False, True, True,
-                   start,
-                   found)
+                   start, found)
     return out, found
 
 
